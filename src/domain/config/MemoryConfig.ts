@@ -1,0 +1,216 @@
+import { Either, ParseResult, Schema } from "effect"
+import type { FactPolicy } from "../facts/decider.js"
+
+const Whole = Schema.Number.pipe(Schema.int({ message: () => "must be a whole number" }))
+const Finite = Schema.Number.pipe(Schema.finite({ message: () => "must be a finite number" }))
+const opt = <S extends Schema.Schema.Any>(s: S) => Schema.optionalWith(s, { exact: true })
+
+/** `embedding` block (spec embedding §2.1), in `memory.embedding` or at the top level. */
+export const EmbeddingSection = Schema.Struct({
+  provider: opt(Schema.String),
+  base_url: opt(Schema.String),
+  model: opt(Schema.String),
+  api_key: opt(Schema.String),
+  dims: opt(Whole),
+  timeout_seconds: opt(Finite)
+})
+
+/** The `memory` section as written in a config file: every key optional, unknown keys refused. */
+export const MemorySection = Schema.Struct({
+  enabled: opt(Schema.Boolean),
+  facts_limit_user: opt(Whole),
+  facts_limit_env: opt(Whole),
+  buffer_lines: opt(Whole),
+  buffer_enabled: opt(Schema.Boolean),
+  merge_on_write: opt(Schema.Boolean),
+  merge_threshold: opt(Finite),
+  add_threshold: opt(Finite),
+  consolidate_on_end: opt(Schema.Boolean),
+  consolidate_at_cap_pct: opt(Whole),
+  llm_consolidate: opt(Schema.Boolean),
+  extract_on_end: opt(Schema.Boolean),
+  extract_facts: opt(Schema.Boolean),
+  llm_extract: opt(Schema.Boolean),
+  llm_search: opt(Schema.Boolean),
+  min_turns_for_extraction: opt(Whole),
+  episode_dedup_threshold: opt(Finite),
+  max_episodes: opt(Whole),
+  episode_ttl_days: opt(Whole),
+  auto_approve_episodes: opt(Schema.Boolean),
+  embedding: opt(EmbeddingSection),
+  extended: opt(Schema.Unknown)
+})
+
+/** A whole config file. Only `memory` and `embedding` are ours; other sections (an odek config's) are left alone. */
+export const ConfigFile = Schema.Struct(
+  { memory: opt(MemorySection), embedding: opt(EmbeddingSection) },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+
+export interface EmbeddingConfig {
+  readonly provider: "rp" | "http"
+  readonly baseUrl: string
+  readonly model: string
+  readonly apiKey: string
+  readonly dims: number
+  readonly timeoutSeconds: number
+}
+
+/** Resolved settings: every key has its value, defaults applied as the spec says. */
+export interface MemoryConfig {
+  readonly enabled: boolean
+  readonly factsLimitUser: number
+  readonly factsLimitEnv: number
+  readonly bufferLines: number
+  readonly bufferEnabled: boolean
+  readonly mergeOnWrite: boolean
+  readonly mergeThreshold: number
+  readonly addThreshold: number
+  readonly consolidateOnEnd: boolean
+  /** 0 disables the cap-triggered pass. */
+  readonly consolidateAtCapPct: number
+  readonly llmConsolidate: boolean
+  readonly extractOnEnd: boolean
+  readonly extractFacts: boolean
+  readonly llmExtract: boolean
+  readonly llmSearch: boolean
+  readonly minTurnsForExtraction: number
+  readonly episodeDedupThreshold: number
+  readonly maxEpisodes: number
+  /** 0 = keep forever. */
+  readonly episodeTtlDays: number
+  readonly autoApproveEpisodes: boolean
+  readonly embedding: EmbeddingConfig
+}
+
+export const DEFAULT_EMBEDDING: EmbeddingConfig = {
+  provider: "rp",
+  baseUrl: "",
+  model: "",
+  apiKey: "",
+  dims: 0,
+  timeoutSeconds: 10
+}
+
+export const DEFAULT_CONFIG: MemoryConfig = {
+  enabled: true,
+  factsLimitUser: 4000,
+  factsLimitEnv: 8000,
+  bufferLines: 20,
+  bufferEnabled: true,
+  mergeOnWrite: true,
+  mergeThreshold: 0.7,
+  addThreshold: 0.3,
+  consolidateOnEnd: true,
+  consolidateAtCapPct: 80,
+  llmConsolidate: true,
+  extractOnEnd: true,
+  extractFacts: false,
+  llmExtract: true,
+  llmSearch: true,
+  minTurnsForExtraction: 3,
+  episodeDedupThreshold: 0.92,
+  maxEpisodes: 500,
+  episodeTtlDays: 0,
+  autoApproveEpisodes: false,
+  embedding: DEFAULT_EMBEDDING
+}
+
+/** A config file that cannot be used: `message` is one line naming the key. */
+export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigInvalid", { text: Schema.String }) {
+  override get message() {
+    return this.text
+  }
+}
+
+// Numbers at or below zero mean "use the default", as in odek's loader.
+const positive = (v: number | undefined, d: number) => (v !== undefined && v > 0 ? v : d)
+
+/** `$VAR` and `${VAR}` expansion (unset → empty), then trim, as odek does for base_url and api_key. */
+export const expandEnv = (s: string, env: Readonly<Record<string, string | undefined>>): string =>
+  s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? "").trim()
+
+const resolveEmbedding = (
+  section: typeof EmbeddingSection.Type | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): EmbeddingConfig => {
+  if (section === undefined) return DEFAULT_EMBEDDING
+  const baseUrl = expandEnv(section.base_url ?? "", env)
+  const model = (section.model ?? "").trim()
+  // An http config without an address or a model falls back to the local embedder, so recall keeps working.
+  const provider = section.provider === "http" && baseUrl !== "" && model !== "" ? "http" : "rp"
+  return {
+    provider,
+    baseUrl,
+    model,
+    apiKey: expandEnv(section.api_key ?? "", env),
+    dims: Math.max(0, section.dims ?? 0),
+    timeoutSeconds: positive(section.timeout_seconds, 10)
+  }
+}
+
+/** Defaults overlaid with the set keys, with the spec's rules for non-positive numbers and thresholds. */
+export const resolveConfig = (
+  file: typeof ConfigFile.Type,
+  env: Readonly<Record<string, string | undefined>> = {}
+): MemoryConfig => {
+  const m = file.memory ?? {}
+  const d = DEFAULT_CONFIG
+  const mergeThreshold = positive(m.merge_threshold, d.mergeThreshold)
+  const addRaw = positive(m.add_threshold, d.addThreshold)
+  const pct = m.consolidate_at_cap_pct
+  return {
+    enabled: m.enabled ?? d.enabled,
+    factsLimitUser: positive(m.facts_limit_user, d.factsLimitUser),
+    factsLimitEnv: positive(m.facts_limit_env, d.factsLimitEnv),
+    bufferLines: positive(m.buffer_lines, d.bufferLines),
+    bufferEnabled: m.buffer_enabled ?? d.bufferEnabled,
+    mergeOnWrite: m.merge_on_write ?? d.mergeOnWrite,
+    mergeThreshold,
+    addThreshold: addRaw >= mergeThreshold ? d.addThreshold : addRaw,
+    consolidateOnEnd: m.consolidate_on_end ?? d.consolidateOnEnd,
+    // An explicit 0 disables (absent is not 0); negative disables; above 99 is 99 since a 100 % add is refused.
+    consolidateAtCapPct: pct === undefined ? d.consolidateAtCapPct : pct <= 0 ? 0 : Math.min(pct, 99),
+    llmConsolidate: m.llm_consolidate ?? d.llmConsolidate,
+    extractOnEnd: m.extract_on_end ?? d.extractOnEnd,
+    extractFacts: m.extract_facts ?? d.extractFacts,
+    llmExtract: m.llm_extract ?? d.llmExtract,
+    llmSearch: m.llm_search ?? d.llmSearch,
+    minTurnsForExtraction: positive(m.min_turns_for_extraction, d.minTurnsForExtraction),
+    episodeDedupThreshold: positive(m.episode_dedup_threshold, d.episodeDedupThreshold),
+    maxEpisodes: positive(m.max_episodes, d.maxEpisodes),
+    episodeTtlDays: positive(m.episode_ttl_days, d.episodeTtlDays),
+    autoApproveEpisodes: m.auto_approve_episodes ?? d.autoApproveEpisodes,
+    // memory.embedding, else the shared top-level block, else the local embedder.
+    embedding: resolveEmbedding(m.embedding ?? file.embedding, env)
+  }
+}
+
+const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
+  const key = issue.path.map(String).join(".")
+  const what = issue._tag === "Unexpected" ? "is not a known key" : issue.message
+  return `config: ${key === "" ? "(top level)" : key} ${what.replace(/\s+/g, " ")}`
+}
+
+/** Decodes a parsed config document; the error names the first offending key on one line. */
+export const decodeConfig = (
+  json: unknown,
+  env: Readonly<Record<string, string | undefined>> = {}
+): Either.Either<MemoryConfig, ConfigInvalid> =>
+  Schema.decodeUnknownEither(ConfigFile, { onExcessProperty: "error", errors: "first" })(json).pipe(
+    Either.mapLeft((error) => {
+      const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+      const first = issues[0]
+      return new ConfigInvalid({ text: first === undefined ? "config: invalid" : `${describe(first)}; fix it in the config file` })
+    }),
+    Either.map((file) => resolveConfig(file, env))
+  )
+
+/** The fact decider's view of the settings. */
+export const factPolicy = (c: MemoryConfig): FactPolicy => ({
+  enabled: c.enabled,
+  caps: { user: c.factsLimitUser, env: c.factsLimitEnv },
+  mergeOnWrite: c.mergeOnWrite,
+  mergeThreshold: c.mergeThreshold,
+  addThreshold: c.addThreshold
+})

@@ -1,0 +1,111 @@
+import { Match } from "effect"
+import type { Batch } from "../kernel/Stream.js"
+import type { FactEvent, Target } from "../facts/schema.js"
+import { preview } from "../text/utf8.js"
+
+/** Public event types: the spec's (facts §9) plus three that make hand edits and imports visible. */
+export type LifecycleType =
+  | "fact_added"
+  | "fact_merged"
+  | "fact_replaced"
+  | "fact_removed"
+  | "fact_consolidated"
+  | "facts_imported"
+  | "facts_edited_externally"
+  | "facts_rewritten"
+  | "episode_stored"
+  | "episode_deduped"
+  | "episode_evicted"
+  | "episode_promoted"
+  | "episode_pending_review"
+
+/**
+ * A lifecycle event as library users and `tmem events` see it: the spec's fields (unused ones absent) plus the
+ * stream and version it was recorded at, so every event points back into the journal.
+ */
+export interface LifecycleEvent {
+  readonly type: LifecycleType
+  readonly stream: string
+  readonly version: number
+  readonly timestamp: string
+  readonly target?: Target
+  readonly sessionId?: string
+  /** For fact_removed: the old_text selector, as odek reports it. */
+  readonly content?: string
+  /** The entry a replace, remove or merge overwrote. */
+  readonly previous?: string
+  readonly count?: number
+  readonly newCount?: number
+  readonly sessions?: ReadonlyArray<string>
+  readonly similarity?: number
+  readonly untrusted?: boolean
+}
+
+/** Lifecycle events of one appended fact batch, in event order. `version` is that of each event. */
+export const factLifecycle = (stream: string, batch: Batch<FactEvent>): ReadonlyArray<LifecycleEvent> => {
+  const first = batch.version - batch.events.length
+  return batch.events.map((event, i): LifecycleEvent => {
+    const base = { stream, version: first + i + 1, timestamp: event.at, target: event.target }
+    return Match.valueTags(event, {
+      FactAdded: (e) => ({ ...base, type: "fact_added" as const, content: e.content }),
+      FactMerged: (e) => ({
+        ...base,
+        type: "fact_merged" as const,
+        content: e.content,
+        previous: e.previous,
+        similarity: e.similarity
+      }),
+      FactReplaced: (e) => ({ ...base, type: "fact_replaced" as const, content: e.content, previous: e.previous }),
+      FactRemoved: (e) => ({ ...base, type: "fact_removed" as const, content: e.selector, previous: e.previous }),
+      FactsImported: (e) => ({ ...base, type: "facts_imported" as const, count: 0, newCount: e.entries.length }),
+      FactsEditedExternally: (e) => ({
+        ...base,
+        type: "facts_edited_externally" as const,
+        count: e.previous.length,
+        newCount: e.entries.length,
+        ...(e.note !== undefined ? { content: e.note } : {})
+      }),
+      FactsRewritten: (e) => ({
+        ...base,
+        type: "facts_rewritten" as const,
+        count: e.previous.length,
+        newCount: e.entries.length
+      })
+    })
+  })
+}
+
+const cut = (s: string | undefined) => preview(s ?? "", 70)
+
+/** The one-line terminal rendering (verbose mode), as odek prints it. */
+export const formatLifecycle = (e: LifecycleEvent): string => {
+  const t = e.target ?? ""
+  switch (e.type) {
+    case "fact_added":
+      return `🧠 + memory[${t}] added: ${cut(e.content)}`
+    case "fact_merged":
+      return `🧠 ⇄ memory[${t}] merged: ${cut(e.content)}`
+    case "fact_replaced":
+      return `🧠 ✎ memory[${t}] replaced: ${cut(e.content)}`
+    case "fact_removed":
+      return `🧠 − memory[${t}] removed: ${cut(e.content)}`
+    case "fact_consolidated":
+      return `🧠 consolidated memory[${t}] (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
+    case "facts_imported":
+      return `🧠 ⇣ memory[${t}] imported (${e.newCount ?? 0} entries)`
+    case "facts_edited_externally":
+      return `🧠 ✎ memory[${t}] edited outside tmem (${e.count ?? 0} → ${e.newCount ?? 0} entries)${e.content ? `: ${cut(e.content)}` : ""}`
+    case "facts_rewritten":
+      return `🧠 ✎ memory[${t}] rewritten (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
+    case "episode_stored":
+      return `💾 episode stored: ${e.sessionId ?? ""} ${cut(e.content)}`
+    case "episode_deduped":
+      return `💾 ⇄ episode deduped: ${e.sessionId ?? ""}`
+    case "episode_evicted":
+      return `💾 ✗ episode evicted: ${(e.sessions ?? []).join(", ")}`
+    case "episode_promoted":
+      return `💾 ✓ episode promoted: ${e.sessionId ?? ""}`
+    case "episode_pending_review":
+      return `🔒 episode pending_review: ${e.sessionId ?? ""}`
+  }
+}

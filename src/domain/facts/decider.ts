@@ -1,0 +1,256 @@
+import { Either, Match } from "effect"
+import type { Decider } from "../kernel/Decider.js"
+import { rejectionMessage, scanForWrite } from "../scan/index.js"
+import { trimSpace, utf8Bytes } from "../text/utf8.js"
+import {
+  canonicalEntries,
+  entryIndex,
+  entryProblem,
+  EVICTION_GUIDANCE,
+  parseEntries,
+  SEPARATOR_BYTES,
+  usedBytes
+} from "./codec.js"
+import {
+  AmbiguousMatch,
+  CapExceeded,
+  ContentRejected,
+  EmptyField,
+  EntryChanged,
+  type FactError,
+  InvalidContent,
+  MemoryDisabled,
+  NoMatch
+} from "./errors.js"
+import {
+  type FactCommand,
+  FactAdded,
+  type FactEvent,
+  type FactFileState,
+  FactMerged,
+  FactRemoved,
+  FactReplaced,
+  FactsRewritten,
+  type MergeProbe,
+  type Target
+} from "./schema.js"
+
+/** The settings a fact file's decisions depend on (resolved config). */
+export interface FactPolicy {
+  readonly enabled: boolean
+  readonly caps: Readonly<Record<Target, number>>
+  readonly mergeOnWrite: boolean
+  readonly mergeThreshold: number
+  readonly addThreshold: number
+}
+
+export const DEFAULT_FACT_POLICY: FactPolicy = {
+  enabled: true,
+  caps: { user: 4000, env: 8000 },
+  mergeOnWrite: true,
+  mergeThreshold: 0.7,
+  addThreshold: 0.3
+}
+
+export const initialFactFile: FactFileState = { entries: [] }
+
+/** Where a similarity falls. Bounds are strict (DESIGN §5.2): exactly 0.7 or 0.3 is the judgement band. */
+export const classifySimilarity = (similarity: number, policy: FactPolicy): "merge" | "add" | "judge" => {
+  const s = Number.isNaN(similarity) ? 0 : similarity
+  if (s > policy.mergeThreshold) return "merge"
+  if (s < policy.addThreshold) return "add"
+  return "judge"
+}
+
+/** The merged entry, computed without an LLM: containment keeps the longer text, otherwise both as one sentence. */
+export const mergeText = (existing: string, incoming: string): string => {
+  if (existing.includes(incoming)) return existing
+  if (incoming.includes(existing)) return incoming
+  const joiner = /[.!?。！？]$/u.test(existing) ? " " : ". "
+  return trimSpace(`${existing}${joiner}${incoming}`)
+}
+
+/**
+ * The entry `oldText` selects: a unique whole-entry match wins even when longer entries also contain it;
+ * otherwise exactly one entry must contain it.
+ */
+export const selectEntry = (
+  entries: ReadonlyArray<string>,
+  oldText: string
+): Either.Either<number, NoMatch | AmbiguousMatch> => {
+  const exact = entries.flatMap((e, i) => (e === oldText ? [i] : []))
+  if (exact.length === 1) return Either.right(exact[0]!)
+  const containing = entries.flatMap((e, i) => (e.includes(oldText) ? [i] : []))
+  if (containing.length === 1 && exact.length === 0) return Either.right(containing[0]!)
+  if (containing.length === 0) return Either.left(new NoMatch({ oldText }))
+  return Either.left(new AmbiguousMatch({ oldText, count: containing.length }))
+}
+
+const validate = (text: string): Either.Either<string, InvalidContent | ContentRejected> => {
+  const problem = entryProblem(text)
+  if (problem !== undefined) return Either.left(new InvalidContent({ reason: problem }))
+  const finding = scanForWrite(text)
+  if (finding !== undefined)
+    return Either.left(new ContentRejected({ code: finding.code, label: finding.label, text: rejectionMessage(finding) }))
+  return Either.right(text)
+}
+
+const addCapError = (target: Target, cap: number, entries: ReadonlyArray<string>, incoming: string) =>
+  new CapExceeded({
+    target,
+    cap,
+    used: usedBytes(entries),
+    text: [
+      `memory: adding entry (${utf8Bytes(incoming)} chars) would exceed cap (${cap} chars); current: ${usedBytes(entries)}, max: ${cap}.`,
+      entryIndex(entries),
+      EVICTION_GUIDANCE
+    ].join("\n")
+  })
+
+const replaceCapError = (target: Target, cap: number, entries: ReadonlyArray<string>, total: number) =>
+  new CapExceeded({
+    target,
+    cap,
+    used: usedBytes(entries),
+    text: [
+      `memory: replacement (${total} chars) would exceed cap (${cap} chars).`,
+      entryIndex(entries),
+      EVICTION_GUIDANCE
+    ].join("\n")
+  })
+
+/** Size of the file after putting `text` at `index` in place of the entry there. */
+const usedAfterReplace = (entries: ReadonlyArray<string>, index: number, text: string) =>
+  usedBytes(entries) - utf8Bytes(entries[index]!) + utf8Bytes(text)
+
+const decideMerge = (
+  cmd: { readonly target: Target; readonly at: string },
+  state: FactFileState,
+  policy: FactPolicy,
+  incoming: string,
+  probe: MergeProbe | undefined
+): Either.Either<ReadonlyArray<FactEvent>, FactError> | undefined => {
+  if (!policy.mergeOnWrite || probe === undefined || state.entries.length === 0) return undefined
+  const existing = state.entries[probe.index]
+  if (existing === undefined) return undefined
+  const band = classifySimilarity(probe.similarity, policy)
+  const merge = band === "merge" || (band === "judge" && probe.judgement === "merge")
+  if (!merge) return undefined
+  const content = mergeText(existing, incoming)
+  // A merge text that fails a check is not an error: the new fact passed alone, so it is added instead.
+  if (Either.isLeft(validate(content))) return undefined
+  const cap = policy.caps[cmd.target]
+  const total = usedAfterReplace(state.entries, probe.index, content)
+  if (total > cap) return Either.left(replaceCapError(cmd.target, cap, state.entries, total))
+  return Either.right([
+    FactMerged.make({
+      target: cmd.target,
+      index: probe.index,
+      previous: existing,
+      incoming,
+      content,
+      similarity: probe.similarity,
+      at: cmd.at
+    })
+  ])
+}
+
+/** Decisions for one fact file. Time and the merge probe arrive inside the command. */
+export const decideFact =
+  (policy: FactPolicy) =>
+  (command: FactCommand, state: FactFileState): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
+    if (!policy.enabled) return Either.left(new MemoryDisabled())
+    const cap = policy.caps[command.target]
+    switch (command._tag) {
+      case "AddFact": {
+        const content = trimSpace(command.content)
+        if (content === "") return Either.left(new EmptyField({ field: "content" }))
+        const valid = validate(content)
+        if (Either.isLeft(valid)) return Either.left(valid.left)
+        // An exact duplicate is a silent success, checked before merging so it never counts as a merge.
+        if (state.entries.includes(content)) return Either.right([])
+        const merged = decideMerge(command, state, policy, content, command.probe)
+        if (merged !== undefined) return merged
+        const grown = usedBytes(state.entries) + (state.entries.length > 0 ? SEPARATOR_BYTES : 0) + utf8Bytes(content)
+        if (grown > cap) return Either.left(addCapError(command.target, cap, state.entries, content))
+        return Either.right([FactAdded.make({ target: command.target, content, at: command.at })])
+      }
+      case "ReplaceFact": {
+        const content = trimSpace(command.content)
+        const oldText = trimSpace(command.oldText)
+        if (content === "") return Either.left(new EmptyField({ field: "replacement content" }))
+        if (oldText === "") return Either.left(new EmptyField({ field: "old_text" }))
+        const valid = validate(content)
+        if (Either.isLeft(valid)) return Either.left(valid.left)
+        const selected = selectEntry(state.entries, oldText)
+        if (Either.isLeft(selected)) return Either.left(selected.left)
+        const index = selected.right
+        const previous = state.entries[index]!
+        if (command.expectedEntry !== undefined && command.expectedEntry !== previous)
+          return Either.left(new EntryChanged())
+        const total = usedAfterReplace(state.entries, index, content)
+        if (total > cap) return Either.left(replaceCapError(command.target, cap, state.entries, total))
+        return Either.right([
+          FactReplaced.make({ target: command.target, index, previous, content, selector: oldText, at: command.at })
+        ])
+      }
+      case "RemoveFact": {
+        const oldText = trimSpace(command.oldText)
+        if (oldText === "") return Either.left(new EmptyField({ field: "old_text" }))
+        const selected = selectEntry(state.entries, oldText)
+        if (Either.isLeft(selected)) return Either.left(selected.left)
+        const index = selected.right
+        const previous = state.entries[index]!
+        if (command.expectedEntry !== undefined && command.expectedEntry !== previous)
+          return Either.left(new EntryChanged())
+        return Either.right([
+          FactRemoved.make({ target: command.target, index, previous, selector: oldText, at: command.at })
+        ])
+      }
+      case "RewriteFacts": {
+        const entries = parseEntries(command.text).map(trimSpace).filter((e) => e !== "")
+        for (const [i, entry] of entries.entries()) {
+          const valid = validate(entry)
+          if (Either.isLeft(valid)) {
+            const e = valid.left
+            return Either.left(new InvalidContent({ reason: `entry [${i + 1}]: ${e.message.replace(/^memory: /, "")}` }))
+          }
+        }
+        const total = usedBytes(entries)
+        if (total > cap)
+          return Either.left(
+            new CapExceeded({
+              target: command.target,
+              cap,
+              used: usedBytes(state.entries),
+              text: `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
+            })
+          )
+        if (entries.length === state.entries.length && entries.every((e, i) => e === state.entries[i]))
+          return Either.right([])
+        return Either.right([
+          FactsRewritten.make({ target: command.target, entries, previous: state.entries, at: command.at })
+        ])
+      }
+    }
+  }
+
+export const evolveFact = (state: FactFileState, event: FactEvent): FactFileState =>
+  Match.valueTags(event, {
+    FactAdded: (e) => ({ entries: canonicalEntries([...state.entries, e.content]) }),
+    FactMerged: (e) => ({ entries: canonicalEntries(state.entries.map((x, i) => (i === e.index ? e.content : x))) }),
+    FactReplaced: (e) => ({ entries: canonicalEntries(state.entries.map((x, i) => (i === e.index ? e.content : x))) }),
+    // Order-preserving removal keeps "oldest first" true for stats and cap errors (DESIGN §5.3).
+    FactRemoved: (e) => ({ entries: canonicalEntries(state.entries.filter((_, i) => i !== e.index)) }),
+    FactsImported: (e) => ({ entries: canonicalEntries(e.entries) }),
+    FactsEditedExternally: (e) => ({ entries: canonicalEntries(e.entries) }),
+    FactsRewritten: (e) => ({ entries: canonicalEntries(e.entries) })
+  })
+
+export const factFileDecider = (
+  policy: FactPolicy
+): Decider<FactCommand, FactEvent, FactFileState, FactError> => ({
+  initialState: initialFactFile,
+  decide: decideFact(policy),
+  evolve: evolveFact
+})

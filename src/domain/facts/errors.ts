@@ -1,0 +1,87 @@
+import { Schema } from "effect"
+import { goQuote } from "../text/utf8.js"
+
+/** `memory.enabled` is false: every mutation is refused, reads still work. */
+export class MemoryDisabled extends Schema.TaggedError<MemoryDisabled>()("MemoryDisabled", {}) {
+  override get message() {
+    return "memory: disabled"
+  }
+}
+
+export class InvalidTarget extends Schema.TaggedError<InvalidTarget>()("InvalidTarget", { target: Schema.String }) {
+  override get message() {
+    return `memory: invalid target ${goQuote(this.target)} (must be 'user' or 'env')`
+  }
+}
+
+/** Which required text trimmed to nothing. */
+export class EmptyField extends Schema.TaggedError<EmptyField>()("EmptyField", {
+  field: Schema.Literal("content", "replacement content", "old_text")
+}) {
+  override get message() {
+    return `memory: empty ${this.field}`
+  }
+}
+
+/** Text that no entry may hold (separator, NUL, control characters, unpaired surrogates). */
+export class InvalidContent extends Schema.TaggedError<InvalidContent>()("InvalidContent", { reason: Schema.String }) {
+  override get message() {
+    return `memory: ${this.reason}`
+  }
+}
+
+/** The write-time scanner refused the text; `code` is the scanner's stable reason code. */
+export class ContentRejected extends Schema.TaggedError<ContentRejected>()("ContentRejected", {
+  code: Schema.String,
+  label: Schema.String,
+  text: Schema.String
+}) {
+  override get message() {
+    return this.text
+  }
+}
+
+export class NoMatch extends Schema.TaggedError<NoMatch>()("NoMatch", { oldText: Schema.String }) {
+  override get message() {
+    return `memory: no entry contains ${goQuote(this.oldText)}`
+  }
+}
+
+export class AmbiguousMatch extends Schema.TaggedError<AmbiguousMatch>()("AmbiguousMatch", {
+  oldText: Schema.String,
+  count: Schema.Number
+}) {
+  override get message() {
+    return `memory: ${this.count} entries contain ${goQuote(this.oldText)} — use a more specific old_text`
+  }
+}
+
+/** Decision-ready cap refusal: the text lists every entry so the caller can choose what to evict. */
+export class CapExceeded extends Schema.TaggedError<CapExceeded>()("CapExceeded", {
+  target: Schema.String,
+  cap: Schema.Number,
+  used: Schema.Number,
+  text: Schema.String
+}) {
+  override get message() {
+    return this.text
+  }
+}
+
+/** The entry an approver saw is no longer the entry `old_text` selects. */
+export class EntryChanged extends Schema.TaggedError<EntryChanged>()("EntryChanged", {}) {
+  override get message() {
+    return "memory: entry changed while awaiting approval; re-run the call"
+  }
+}
+
+export type FactError =
+  | MemoryDisabled
+  | InvalidTarget
+  | EmptyField
+  | InvalidContent
+  | ContentRejected
+  | NoMatch
+  | AmbiguousMatch
+  | CapExceeded
+  | EntryChanged

@@ -1,0 +1,114 @@
+import { Schema } from "effect"
+
+/** Which fact file: `user` (who the user is, preferences) or `env` (the machine, projects, tools). */
+export const Target = Schema.Literal("user", "env")
+export type Target = typeof Target.Type
+export const TARGETS: ReadonlyArray<Target> = ["user", "env"]
+
+/** ISO-8601 UTC instant, e.g. `2026-11-29T21:06:44.000Z`. */
+export const Instant = Schema.String
+
+export const FactAdded = Schema.TaggedStruct("FactAdded", {
+  target: Target,
+  content: Schema.String,
+  at: Instant
+})
+/** Merge-on-write replaced the entry at `index` (0-based) with `content`, which now covers `incoming` too. */
+export const FactMerged = Schema.TaggedStruct("FactMerged", {
+  target: Target,
+  index: Schema.Number,
+  previous: Schema.String,
+  incoming: Schema.String,
+  content: Schema.String,
+  similarity: Schema.Number,
+  at: Instant
+})
+export const FactReplaced = Schema.TaggedStruct("FactReplaced", {
+  target: Target,
+  index: Schema.Number,
+  previous: Schema.String,
+  content: Schema.String,
+  selector: Schema.String,
+  at: Instant
+})
+export const FactRemoved = Schema.TaggedStruct("FactRemoved", {
+  target: Target,
+  index: Schema.Number,
+  previous: Schema.String,
+  selector: Schema.String,
+  at: Instant
+})
+/** A fact file found without history (an odek directory), adopted as the stream's first state. */
+export const FactsImported = Schema.TaggedStruct("FactsImported", {
+  target: Target,
+  entries: Schema.Array(Schema.String),
+  at: Instant
+})
+/** A person changed the file outside tmem; the edit is kept as the new state. `note` says what was repaired. */
+export const FactsEditedExternally = Schema.TaggedStruct("FactsEditedExternally", {
+  target: Target,
+  entries: Schema.Array(Schema.String),
+  previous: Schema.Array(Schema.String),
+  findings: Schema.Array(Schema.String),
+  note: Schema.optionalWith(Schema.String, { exact: true }),
+  at: Instant
+})
+/** The whole file rewritten through `tmem facts edit`, after validation. */
+export const FactsRewritten = Schema.TaggedStruct("FactsRewritten", {
+  target: Target,
+  entries: Schema.Array(Schema.String),
+  previous: Schema.Array(Schema.String),
+  at: Instant
+})
+
+export const FactEvent = Schema.Union(
+  FactAdded,
+  FactMerged,
+  FactReplaced,
+  FactRemoved,
+  FactsImported,
+  FactsEditedExternally,
+  FactsRewritten
+)
+export type FactEvent = typeof FactEvent.Type
+
+/** What the caller already knows about the closest existing entry (from the embedder, computed on this state). */
+export interface MergeProbe {
+  readonly index: number
+  readonly similarity: number
+  /** The LLM's word for the 0.3–0.7 band, when one was asked. Without it the band adds. */
+  readonly judgement?: "merge" | "add"
+}
+
+export const AddFact = Schema.TaggedStruct("AddFact", {
+  target: Target,
+  content: Schema.String,
+  at: Instant
+})
+export const ReplaceFact = Schema.TaggedStruct("ReplaceFact", {
+  target: Target,
+  oldText: Schema.String,
+  content: Schema.String,
+  at: Instant
+})
+export const RemoveFact = Schema.TaggedStruct("RemoveFact", {
+  target: Target,
+  oldText: Schema.String,
+  at: Instant
+})
+export const RewriteFacts = Schema.TaggedStruct("RewriteFacts", {
+  target: Target,
+  text: Schema.String,
+  at: Instant
+})
+
+/** Commands carry plain data; the merge probe and approval expectation ride alongside since they come from ports. */
+export type FactCommand =
+  | (typeof AddFact.Type & { readonly probe?: MergeProbe | undefined })
+  | (typeof ReplaceFact.Type & { readonly expectedEntry?: string | undefined })
+  | (typeof RemoveFact.Type & { readonly expectedEntry?: string | undefined })
+  | typeof RewriteFacts.Type
+
+export interface FactFileState {
+  readonly entries: ReadonlyArray<string>
+}

@@ -1,0 +1,91 @@
+/**
+ * Step 1 of the content scan (hidden characters) and the two normalised forms that injection patterns read.
+ */
+
+// Spec §7.1 step 1: soft hyphen, combining grapheme joiner, Mongolian vowel separator, zero-width and
+// directional marks, bidi embeddings/overrides, word joiner and invisible operators, BOM.
+const INVISIBLE = /[\u00AD\u034F\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/u
+const INVISIBLE_ALL = /[\u00AD\u034F\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/gu
+
+const ZWNJ = 0x200c
+const ZWJ = 0x200d
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u
+const EMOJI_MODIFIER_OR_VS16 = /^[\p{Emoji_Modifier}\uFE0F]$/u
+// Scripts whose spelling needs ZWNJ/ZWJ between letters (Persian "می‌خواهم", Devanagari half forms).
+const JOINING_SCRIPT_LETTER =
+  /^(?=[\p{L}\p{M}])[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]$/u
+
+const codePointBefore = (s: string, i: number): number | undefined => {
+  if (i === 0) return undefined
+  const lo = s.charCodeAt(i - 1)
+  if (lo >= 0xdc00 && lo <= 0xdfff && i >= 2) {
+    const hi = s.charCodeAt(i - 2)
+    if (hi >= 0xd800 && hi <= 0xdbff) return (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000
+  }
+  return lo
+}
+
+const isChar = (cp: number | undefined, re: RegExp): boolean => cp !== undefined && re.test(String.fromCodePoint(cp))
+
+/**
+ * A joiner that is part of ordinary spelling rather than hidden: ZWJ inside an emoji sequence (👨‍👩‍👧), or
+ * ZWNJ/ZWJ between two letters of a script that needs them. Precision over the spec's flat list (DESIGN §5.8):
+ * these never hide Latin-script instructions, and refusing them would refuse ordinary Persian, Hindi and emoji.
+ */
+const isOrthographicJoiner = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i)
+  if (c !== ZWNJ && c !== ZWJ) return false
+  const before = codePointBefore(text, i)
+  const after = text.codePointAt(i + 1)
+  if (c === ZWJ && (isChar(before, PICTOGRAPH) || isChar(before, EMOJI_MODIFIER_OR_VS16)) && isChar(after, PICTOGRAPH)) {
+    return true
+  }
+  return isChar(before, JOINING_SCRIPT_LETTER) && isChar(after, JOINING_SCRIPT_LETTER)
+}
+
+/** Spec §7.1 step 1 on the raw text. */
+export const hasHiddenUnicode = (text: string): boolean => {
+  if (!INVISIBLE.test(text)) return false
+  for (const m of text.matchAll(INVISIBLE_ALL)) {
+    if (!isOrthographicJoiner(text, m.index ?? 0)) return true
+  }
+  return false
+}
+
+const WHITESPACE_RUN = /\s+/gu
+const LINE_BREAK = /[\n\r\u2028\u2029]/u
+
+// A run that spans a line break keeps one "\n" so that line-anchored patterns (markdown headers) still see
+// line starts; every pattern spells inter-word space as `\s`, so this is otherwise the spec's single space.
+const collapse = (s: string): string =>
+  s.replace(WHITESPACE_RUN, (run) => (LINE_BREAK.test(run) ? "\n" : " ")).trim()
+
+/** Spec `norm`: invisible characters removed, lower-cased, whitespace collapsed, trimmed. */
+export const normForm = (text: string): string => collapse(text.replace(INVISIBLE_ALL, "").normalize("NFC").toLowerCase())
+
+// Lower-case Cyrillic, Greek, Armenian and Latin-extension letters that pass for ASCII letters. Upper-case
+// look-alikes are covered because `norm` is already lower-cased; fullwidth and mathematical letters are
+// covered by NFKD.
+const HOMOGLYPHS: Readonly<Record<string, string>> = {
+  а: "a", в: "b", г: "r", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", п: "n", р: "p", с: "c", т: "t",
+  у: "y", х: "x", ь: "b", і: "i", ї: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", ү: "y",
+  α: "a", β: "b", γ: "y", ε: "e", η: "n", ι: "i", κ: "k", μ: "u", ν: "v", ο: "o", π: "n", ρ: "p", σ: "o",
+  ς: "c", τ: "t", υ: "u", χ: "x", ω: "w", ϲ: "c", ϳ: "j",
+  օ: "o", ս: "u", հ: "h", ո: "n", ց: "g", զ: "q",
+  ı: "i", ɑ: "a", ɡ: "g", ɩ: "i", ɪ: "i", ʏ: "y", ᴄ: "c", ᴏ: "o", ᴠ: "v", ᴡ: "w", ᴢ: "z"
+}
+const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join("")}]`, "gu")
+const COMBINING_MARK = /\p{Mn}/gu
+
+/**
+ * Spec `fold`: `norm` with compatibility forms (fullwidth, mathematical, ligatures) decomposed, combining marks
+ * dropped (so "ìgnore" reads "ignore") and homoglyphs mapped to their ASCII look-alikes.
+ */
+export const foldForm = (norm: string): string =>
+  collapse(
+    norm
+      .normalize("NFKD")
+      .replace(COMBINING_MARK, "")
+      .toLowerCase()
+      .replace(HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c)
+  )

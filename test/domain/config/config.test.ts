@@ -1,0 +1,55 @@
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { decodeConfig, DEFAULT_CONFIG } from "../../../src/domain/config/MemoryConfig.js"
+
+const decode = (json: unknown, env: Record<string, string> = {}) => decodeConfig(json, env)
+const error = (json: unknown) => {
+  const r = decode(json)
+  return Either.isLeft(r) ? r.left.message : "(accepted)"
+}
+
+describe("config", () => {
+  it("defaults when there is no memory section; other sections are left alone", () => {
+    expect(decode({})).toStrictEqual(Either.right(DEFAULT_CONFIG))
+    expect(decode({ tools: { disabled: ["x"] }, guard: {} })).toStrictEqual(Either.right(DEFAULT_CONFIG))
+  })
+
+  it("overlays set keys; non-positive numbers mean the default", () => {
+    const c = Either.getOrThrow(decode({ memory: { facts_limit_user: 0, facts_limit_env: 9000, max_episodes: -3, merge_on_write: false } }))
+    expect(c.factsLimitUser).toBe(4000)
+    expect(c.factsLimitEnv).toBe(9000)
+    expect(c.maxEpisodes).toBe(500)
+    expect(c.mergeOnWrite).toBe(false)
+  })
+
+  it("consolidate_at_cap_pct: explicit 0 disables, negative disables, above 99 is 99", () => {
+    expect(Either.getOrThrow(decode({ memory: { consolidate_at_cap_pct: 0 } })).consolidateAtCapPct).toBe(0)
+    expect(Either.getOrThrow(decode({ memory: { consolidate_at_cap_pct: -5 } })).consolidateAtCapPct).toBe(0)
+    expect(Either.getOrThrow(decode({ memory: { consolidate_at_cap_pct: 150 } })).consolidateAtCapPct).toBe(99)
+    expect(Either.getOrThrow(decode({ memory: {} })).consolidateAtCapPct).toBe(80)
+  })
+
+  it("add_threshold at or above merge_threshold falls back to 0.3", () => {
+    expect(Either.getOrThrow(decode({ memory: { merge_threshold: 0.6, add_threshold: 0.6 } })).addThreshold).toBe(0.3)
+    expect(Either.getOrThrow(decode({ memory: { merge_threshold: 0.8, add_threshold: 0.4 } })).addThreshold).toBe(0.4)
+  })
+
+  it("names the offending key on one line", () => {
+    expect(error({ memory: { facts_limit_user: "4000" } })).toMatch(/^config: memory\.facts_limit_user .*"4000".*; fix it in the config file$/)
+    expect(error({ memory: { facts_limt_user: 10 } })).toBe("config: memory.facts_limt_user is not a known key; fix it in the config file")
+    expect(error({ memory: { facts_limit_env: 2.5 } })).toBe("config: memory.facts_limit_env must be a whole number; fix it in the config file")
+    expect(error({ memory: { embedding: { dims: "x" } } })).toMatch(/^config: memory\.embedding\.dims /)
+    expect(error({ memory: 3 })).toMatch(/^config: memory /)
+    for (const m of [error({ memory: { enabled: "yes" } }), error({ memory: { facts_limt_user: 1 } })]) expect(m).not.toContain("\n")
+  })
+
+  it("embedding: http needs a base_url and a model after $VAR expansion, else falls back to rp", () => {
+    const http = Either.getOrThrow(
+      decode({ memory: { embedding: { provider: "http", base_url: "${HOST}/v1", model: " nomic ", api_key: "$KEY" } } }, { HOST: "http://h:1", KEY: "k" })
+    )
+    expect(http.embedding).toStrictEqual({ provider: "http", baseUrl: "http://h:1/v1", model: "nomic", apiKey: "k", dims: 0, timeoutSeconds: 10 })
+    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "http", base_url: "$UNSET", model: "m" } } })).embedding.provider).toBe("rp")
+    expect(Either.getOrThrow(decode({ embedding: { provider: "http", base_url: "http://x", model: "m" } })).embedding.provider).toBe("http")
+    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe("rp")
+  })
+})
