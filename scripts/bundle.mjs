@@ -1,0 +1,31 @@
+// Builds the `tmem` executable: one tree-shaken CommonJS bundle (dist/tmem.cjs) started by a small launcher
+// (dist/bin.js) that keeps a V8 code cache of it. Loading effect's ~300 modules one by one, or compiling the
+// whole bundle from source on every start, costs more than the command itself (docs/adr/0002).
+import { build } from "esbuild"
+import { chmodSync, copyFileSync } from "node:fs"
+
+// Code the CLI can never reach: @effect/cli's config-file readers (yaml, toml, ini) and fast-check, which effect
+// only uses to generate test data. Empty modules keep ~200 KB out of every start.
+const unreachable = {
+  name: "unreachable",
+  setup(b) {
+    b.onResolve({ filter: /^(yaml|toml|ini|fast-check)$/ }, (args) => ({ path: args.path, namespace: "unreachable" }))
+    b.onLoad({ filter: /.*/, namespace: "unreachable" }, () => ({ contents: "module.exports = {}", loader: "js" }))
+  }
+}
+
+await build({
+  entryPoints: ["src/bin.ts"],
+  outfile: "dist/tmem.cjs",
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  sourcemap: "linked",
+  legalComments: "linked",
+  plugins: [unreachable],
+  logLevel: "warning"
+})
+copyFileSync("scripts/launcher.js", "dist/bin.js")
+chmodSync("dist/bin.js", 0o755)

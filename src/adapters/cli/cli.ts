@@ -1,0 +1,238 @@
+import { Args, Command, Options, ValidationError } from "@effect/cli"
+import { FileSystem } from "@effect/platform"
+import { Console, Effect, Either, Option, Schedule } from "effect"
+import { spawnSync } from "node:child_process"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { formatLifecycle } from "../../domain/events/lifecycle.js"
+import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
+import { fillPercent } from "../../domain/facts/promptBlock.js"
+import { TARGETS, type Target } from "../../domain/facts/schema.js"
+import { goQuote } from "../../domain/text/utf8.js"
+import { type Cursor, lifecycleHistory } from "../../app/events.js"
+import { capOf, loadFacts, parseTarget, rewriteFacts } from "../../app/facts.js"
+import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
+import { memoryBlock } from "../../app/prompt.js"
+import { runDemo } from "./demo.js"
+import { globalOptions, type Globals } from "./globals.js"
+import { type Output, Refused, refuse, report } from "./output.js"
+
+const tmem = Command.make("tmem", globalOptions)
+
+const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
+const target = (raw: string) => Either.mapLeft(parseTarget(raw), (e) => e)
+
+/** A tool call's result as command output; a refusal becomes the command's error. */
+const toolOutput = (result: ToolResult): Effect.Effect<Output, { readonly message: string }> =>
+  result.success
+    ? Effect.succeed({ text: typeof result.message === "string" ? result.message : "", json: result })
+    : Effect.fail({ message: result.error })
+
+const callTool = (args: MemoryToolArgs) => Effect.flatMap(dispatchMemoryTool(args), toolOutput)
+
+const readStdin = Effect.tryPromise({
+  try: async () => {
+    const chunks: Array<Buffer> = []
+    for await (const c of process.stdin) chunks.push(c as Buffer)
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks))
+  },
+  catch: () => ({ message: "invalid arguments: standard input is not valid UTF-8" })
+})
+
+const tool = Command.make(
+  "tool",
+  { json: Args.text({ name: "json" }).pipe(Args.withDescription("the tool's arguments as JSON, or - to read them from stdin")) },
+  ({ json }) =>
+    Effect.flatMap(tmem, (g) =>
+      report(
+        g,
+        Effect.gen(function* () {
+          const text = json === "-" ? yield* readStdin : json
+          const parsed = parseToolArgs(text)
+          if (Either.isLeft(parsed)) return yield* Effect.fail({ message: parsed.left })
+          const result = yield* dispatchMemoryTool(parsed.right)
+          // The tool's own JSON is the result: for an agent host, `--json` output is exactly what the model would see.
+          if (!result.success) return yield* Effect.fail({ message: result.error })
+          return { text: typeof result.message === "string" ? result.message : "", json: result }
+        })
+      )
+    )
+).pipe(Command.withDescription("run one call of the `memory` tool, e.g. tmem tool '{\"action\":\"stats\",\"target\":\"env\"}'"))
+
+const describeFile = (t: Target, entries: ReadonlyArray<string>, cap: number) => {
+  const used = usedBytes(entries)
+  return `${t}: ${used}/${cap} bytes (${fillPercent(used, cap)}%), ${entries.length} ${entries.length === 1 ? "entry" : "entries"}\n${renderEntries(entries) || "(empty)"}`
+}
+
+const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ target: raw }) =>
+  Effect.flatMap(tmem, (g) =>
+    report(
+      g,
+      Effect.gen(function* () {
+        const targets = Option.isSome(raw) ? [yield* target(raw.value)] : TARGETS
+        const files = yield* Effect.forEach(targets, (t) =>
+          Effect.map(Effect.all([loadFacts(t), capOf(t)]), ([l, cap]) => ({ t, entries: l.state.entries, cap }))
+        )
+        return {
+          text: files.map((f) => describeFile(f.t, f.entries, f.cap)).join("\n\n"),
+          json: Object.fromEntries(files.map((f) => [f.t, { used: usedBytes(f.entries), cap: f.cap, entries: f.entries }]))
+        }
+      })
+    )
+  )
+).pipe(Command.withDescription("print the fact files with their fill (all targets, or one)"))
+
+const add = Command.make(
+  "add",
+  { target: targetArg, content: Args.text({ name: "content" }) },
+  ({ target, content }) => Effect.flatMap(tmem, (g) => report(g, callTool({ action: "add", target, content })))
+).pipe(Command.withDescription("add a fact (scanned, merged with a near-duplicate, capped) — same rules as the tool"))
+
+const replace = Command.make(
+  "replace",
+  { target: targetArg, oldText: Args.text({ name: "old_text" }), content: Args.text({ name: "content" }) },
+  ({ target, oldText, content }) =>
+    Effect.flatMap(tmem, (g) => report(g, callTool({ action: "replace", target, old_text: oldText, content })))
+).pipe(Command.withDescription("replace the entry old_text selects (whole entry, or a unique substring)"))
+
+const remove = Command.make(
+  "remove",
+  { target: targetArg, oldText: Args.text({ name: "old_text" }) },
+  ({ target, oldText }) => Effect.flatMap(tmem, (g) => report(g, callTool({ action: "remove", target, old_text: oldText })))
+).pipe(Command.withDescription("remove the entry old_text selects"))
+
+const stats = Command.make("stats", { target: targetArg }, ({ target: t }) =>
+  Effect.flatMap(tmem, (g) =>
+    report(
+      g,
+      Effect.gen(function* () {
+        const result = yield* dispatchMemoryTool({ action: "stats", target: t })
+        if (!result.success) return yield* Effect.fail({ message: result.error })
+        const s = result as unknown as { target: string; used: number; cap: number; entries: ReadonlyArray<{ index: number; chars: number; preview: string }> }
+        const lines = [`${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ${s.entries.length} entries`]
+        for (const e of s.entries) lines.push(`[${e.index}] ${e.chars}c ${goQuote(e.preview)}`)
+        return { text: lines.join("\n"), json: result }
+      })
+    )
+  )
+).pipe(Command.withDescription("fill and per-entry sizes of one fact file"))
+
+/** Opens the file's text in $VISUAL/$EDITOR; returns the saved text, or undefined when the editor failed. */
+const runEditor = (file: string) =>
+  Effect.sync(() => {
+    const editor = process.env.VISUAL || process.env.EDITOR || "vi"
+    const r = spawnSync("/bin/sh", ["-c", `${editor} "$1"`, "tmem-edit", file], { stdio: "inherit" })
+    return r.status === 0 ? undefined : `the editor (${editor}) exited with ${r.status ?? r.signal}`
+  })
+
+const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
+  Effect.flatMap(tmem, (g) =>
+    report(
+      g,
+      Effect.gen(function* () {
+        const t = yield* target(raw)
+        const fs = yield* FileSystem.FileSystem
+        const loaded = yield* loadFacts(t)
+        const original = renderEntries(loaded.state.entries)
+        const dir = yield* fs.makeTempDirectory({ prefix: Path.join(Os.tmpdir(), "tmem-edit-") })
+        const file = Path.join(dir, `${t}.md`)
+        yield* fs.writeFileString(file, original, { mode: 0o600 })
+        const editorFailure = yield* runEditor(file)
+        if (editorFailure !== undefined)
+          return yield* Effect.fail({ message: `memory: ${editorFailure}; nothing written (your text is in ${file})` })
+        const bytes = yield* fs.readFile(file)
+        let text: string
+        try {
+          text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+        } catch {
+          return yield* Effect.fail({ message: `memory: the edited text is not valid UTF-8; nothing written (your text is in ${file})` })
+        }
+        const result = yield* rewriteFacts(t, text, loaded.version).pipe(
+          Effect.mapError((e) =>
+            e._tag === "VersionConflict"
+              ? { message: `memory: ${t}.md changed while you were editing; nothing written (your text is in ${file}); run edit again` }
+              : { message: `${e.message} — nothing written (your text is in ${file})` }
+          )
+        )
+        yield* fs.remove(dir, { recursive: true }).pipe(Effect.ignore)
+        return {
+          text: result.changed ? `${t}: saved ${result.entries.length} entries` : `${t}: no changes`,
+          json: { target: t, changed: result.changed, entries: result.entries }
+        }
+      })
+    )
+  )
+).pipe(Command.withDescription("edit a fact file in $EDITOR; the result is validated (separator, scan, cap) before it is written"))
+
+const facts = Command.make("facts").pipe(
+  Command.withDescription("show and edit the fact files (user.md, env.md)"),
+  Command.withSubcommands([show, add, replace, remove, stats, edit])
+)
+
+const prompt = Command.make("prompt", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    report(g, Effect.map(memoryBlock(), (block) => ({ text: block.replace(/\n$/, ""), json: { block } })))
+  )
+).pipe(Command.withDescription("print the memory block as it is injected into the system prompt at session start"))
+
+const events = Command.make(
+  "events",
+  { follow: Options.boolean("follow").pipe(Options.withAlias("f"), Options.withDescription("keep printing new events")) },
+  ({ follow }) =>
+    Effect.flatMap(tmem, (g) => {
+      const print = (cursor: Cursor) =>
+        Effect.gen(function* () {
+          const { events: list, cursor: next } = yield* lifecycleHistory(cursor)
+          for (const e of list) yield* Console.log(g.json ? JSON.stringify(e) : `${e.timestamp}  ${formatLifecycle(e)}`)
+          return next
+        })
+      if (!follow)
+        return report(
+          g,
+          Effect.map(lifecycleHistory(), ({ events: list }) => ({
+            text: list.map((e) => `${e.timestamp}  ${formatLifecycle(e)}`).join("\n"),
+            json: list
+          }))
+        )
+      // Following prints one event per line (JSON lines with --json) until interrupted.
+      return report(
+        g,
+        Effect.gen(function* () {
+          let cursor: Cursor = {}
+          yield* Effect.repeat(
+            Effect.tap(print(cursor), (c) => Effect.sync(() => void (cursor = c))),
+            Schedule.spaced("250 millis")
+          ).pipe(Effect.zipRight(Effect.never))
+          return { text: "", json: null }
+        })
+      )
+    })
+).pipe(Command.withDescription("print the journal as lifecycle events (--follow to keep watching)"))
+
+const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(g)))
+  .pipe(Command.withDescription("a scripted walk through the memory on a temporary directory (or --dir); no network"))
+
+export const command = tmem.pipe(
+  Command.withDescription("tiered-memory: persistent, bounded, auditable memory for AI agents"),
+  Command.withSubcommands([tool, facts, prompt, events, demo])
+)
+
+const app = Command.run(command, { name: "tmem", version: "0.1.0" })
+
+/**
+ * Runs the CLI and returns the exit code: 0 success, 1 refused or failed (already reported), 2 usage.
+ * Never fails, so tests can run it in-process with a captured Console.
+ */
+export const runCli = (argv: ReadonlyArray<string>) =>
+  app(argv).pipe(
+    Effect.as(0),
+    Effect.catchAll((e) => {
+      if (e instanceof Refused) return Effect.succeed(1)
+      if (ValidationError.isValidationError(e)) return Effect.succeed(2)
+      return Effect.as(Console.error(`tmem: ${String((e as { message?: unknown }).message ?? e)}`), 1)
+    }),
+    Effect.catchAllDefect((d) => Effect.as(Console.error(`tmem: internal error: ${d instanceof Error ? d.message : String(d)}`), 1))
+  )
+
+export { refuse }
+export type { Globals }

@@ -1,0 +1,30 @@
+import { FileSystem } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import { oneLine } from "./errors.js"
+
+/**
+ * Reads and resolves a JSON config file. A path the user named must exist; the default location may be absent
+ * (defaults apply). Every failure is one line naming the file and, where it applies, the key.
+ */
+export const loadConfigFile = (path: string | undefined, required: boolean, env: Readonly<Record<string, string | undefined>>) =>
+  Effect.gen(function* () {
+    if (path === undefined) return DEFAULT_CONFIG
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(
+      Effect.map((t): string | undefined => t),
+      Effect.catchIf(
+        (e) => !required && e._tag === "SystemError" && e.reason === "NotFound",
+        () => Effect.succeed(undefined)
+      ),
+      Effect.mapError((e) => new ConfigInvalid({ text: `config: cannot read ${path}: ${oneLine(e)}` }))
+    )
+    if (text === undefined) return DEFAULT_CONFIG
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (e) {
+      return yield* Effect.fail(new ConfigInvalid({ text: `config: ${path} is not valid JSON (${oneLine(e)}); fix the file` }))
+    }
+    return yield* Either.mapLeft(decodeConfig(json, env), (e) => new ConfigInvalid({ text: e.message.replace(/^config: /, `config: ${path}: `) }))
+  }) satisfies Effect.Effect<MemoryConfig, ConfigInvalid, FileSystem.FileSystem>

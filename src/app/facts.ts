@@ -1,0 +1,161 @@
+import { Effect, Either, Schedule } from "effect"
+import { factPolicy } from "../domain/config/MemoryConfig.js"
+import { bestMatch } from "../domain/embedding/index.js"
+import { factLifecycle } from "../domain/events/lifecycle.js"
+import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
+import { decideFact } from "../domain/facts/decider.js"
+import { InvalidTarget } from "../domain/facts/errors.js"
+import type { FactCommand, FactEvent, FactFileState, MergeProbe, Target } from "../domain/facts/schema.js"
+import { factCodec, factStream } from "../domain/facts/stream.js"
+import type { Batch } from "../domain/kernel/Stream.js"
+import { trimSpace } from "../domain/text/utf8.js"
+import { Embedder } from "../ports/Embedder.js"
+import { EventStore, VersionConflict } from "../ports/EventStore.js"
+import { Notifier } from "../ports/Notifier.js"
+import { nowIso } from "./clock.js"
+import { Settings } from "./Settings.js"
+
+/** Parses a caller-supplied target; `episodes` and anything else are refused with the spec's message. */
+export const parseTarget = (target: string): Either.Either<Target, InvalidTarget> =>
+  target === "user" || target === "env" ? Either.right(target) : Either.left(new InvalidTarget({ target }))
+
+const notifyBatches = (stream: string, batches: ReadonlyArray<Batch<FactEvent>>) =>
+  Effect.flatMap(Notifier, (n) => n.notify(batches.flatMap((b) => factLifecycle(stream, b))))
+
+/** A fact file's current entries and version; repairs the store made while loading are announced. */
+export const loadFacts = Effect.fn("loadFacts")(function* (target: Target) {
+  const store = yield* EventStore
+  const stream = factStream(target)
+  const loaded = yield* store.load(stream, factCodec(target))
+  if (loaded.recorded.length > 0) yield* notifyBatches(stream, loaded.recorded)
+  return loaded
+})
+
+/**
+ * Where the new fact stands against the file: the closest entry and its similarity. Any embedding failure means
+ * "no probe", so the fact is added without a merge check: never a wrong merge.
+ */
+export const probeMerge = Effect.fn("probeMerge")(function* (entries: ReadonlyArray<string>, content: string) {
+  const embedder = yield* Embedder
+  const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(Effect.option)
+  if (vectors._tag === "None") return undefined
+  const query = vectors.value[entries.length]
+  if (query === undefined) return undefined
+  const best = bestMatch(query, vectors.value.slice(0, entries.length))
+  return best === undefined ? undefined : ({ index: best.index, similarity: best.score } satisfies MergeProbe)
+})
+
+const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))
+
+/**
+ * Load → decide → append → notify, retried when another writer got in between. The probe (which may need the
+ * network) runs before the lock is taken, on the state the decision is made on.
+ */
+const execute = (
+  target: Target,
+  command: (state: FactFileState) => Effect.Effect<FactCommand, never, Embedder>,
+  expectedVersion?: number
+) => {
+  const attempt = Effect.gen(function* () {
+    const store = yield* EventStore
+    const config = yield* Settings
+    const decide = decideFact(factPolicy(config))
+    const stream = factStream(target)
+    const codec = factCodec(target)
+    const loaded = yield* loadFacts(target)
+    if (expectedVersion !== undefined && loaded.version !== expectedVersion)
+      return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))
+    const cmd = yield* command(loaded.state)
+    const events = yield* decide(cmd, loaded.state)
+    if (events.length === 0) return { events, entries: loaded.state.entries }
+    const appended = yield* store.append(stream, codec, loaded.version, events, cmd.at)
+    yield* notifyBatches(stream, [appended.batch])
+    return { events, entries: appended.state.entries }
+  })
+  // A caller that pinned a version wants to hear about the conflict, not to have its change re-decided.
+  return expectedVersion !== undefined
+    ? attempt
+    : attempt.pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e._tag === "VersionConflict" }))
+}
+
+export type AddOutcome =
+  | { readonly kind: "added"; readonly content: string }
+  | { readonly kind: "merged"; readonly content: string; readonly index: number; readonly similarity: number }
+  | { readonly kind: "duplicate"; readonly content: string }
+
+/** AddFact with merge-on-write. */
+export const addFact = Effect.fn("addFact")(function* (target: Target, content: string) {
+  const config = yield* Settings
+  const at = yield* nowIso
+  const trimmed = trimSpace(content)
+  const result = yield* execute(target, (state) =>
+    Effect.gen(function* () {
+      const probe =
+        config.mergeOnWrite && config.enabled && state.entries.length > 0 && trimmed !== "" && !state.entries.includes(trimmed)
+          ? yield* probeMerge(state.entries, trimmed)
+          : undefined
+      return { _tag: "AddFact", target, content, at, probe } as const
+    })
+  )
+  const e = result.events[0]
+  const outcome: AddOutcome =
+    e === undefined
+      ? { kind: "duplicate", content: trimmed }
+      : e._tag === "FactMerged"
+        ? { kind: "merged", content: e.content, index: e.index, similarity: e.similarity }
+        : { kind: "added", content: trimmed }
+  return { outcome, entries: result.entries }
+})
+
+/** ReplaceFact; `expectedEntry` is the entry an approver saw (the change applies only if it is unchanged). */
+export const replaceFact = Effect.fn("replaceFact")(function* (
+  target: Target,
+  oldText: string,
+  content: string,
+  expectedEntry?: string
+) {
+  const at = yield* nowIso
+  const result = yield* execute(target, () =>
+    Effect.succeed({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry } as const)
+  )
+  return { entries: result.entries, content: trimSpace(content) }
+})
+
+export const removeFact = Effect.fn("removeFact")(function* (target: Target, oldText: string, expectedEntry?: string) {
+  const at = yield* nowIso
+  const result = yield* execute(target, () =>
+    Effect.succeed({ _tag: "RemoveFact", target, oldText, at, expectedEntry } as const)
+  )
+  return { entries: result.entries }
+})
+
+/**
+ * Replaces the whole file with a person's edited text, after the same validation every write gets. With
+ * `expectedVersion` (the version the editor opened), a file that changed meanwhile is a VersionConflict.
+ */
+export const rewriteFacts = Effect.fn("rewriteFacts")(function* (target: Target, text: string, expectedVersion?: number) {
+  const at = yield* nowIso
+  const result = yield* execute(target, () => Effect.succeed({ _tag: "RewriteFacts", target, text, at } as const), expectedVersion)
+  return { entries: result.entries, changed: result.events.length > 0 }
+})
+
+export interface FactStats {
+  readonly target: Target
+  readonly used: number
+  readonly cap: number
+  readonly entries: ReadonlyArray<EntryStat>
+}
+
+export const capOf = (target: Target) => Effect.map(Settings, (c) => (target === "user" ? c.factsLimitUser : c.factsLimitEnv))
+
+export const factStats = Effect.fn("factStats")(function* (target: Target) {
+  const loaded = yield* loadFacts(target)
+  const cap = yield* capOf(target)
+  return { target, used: usedBytes(loaded.state.entries), cap, entries: entryStats(loaded.state.entries) } satisfies FactStats
+})
+
+/** Both files' entries, as the prompt block and `read` show them. */
+export const readFacts = Effect.fn("readFacts")(function* () {
+  const [user, env] = yield* Effect.all([loadFacts("user"), loadFacts("env")])
+  return { user: user.state.entries, env: env.state.entries }
+})

@@ -1,0 +1,168 @@
+import { Effect, Either, Schema } from "effect"
+import type { Target } from "../domain/facts/schema.js"
+import { goQuote, preview, utf8Bytes } from "../domain/text/utf8.js"
+import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
+import { readout } from "./prompt.js"
+import { Settings } from "./Settings.js"
+
+/** The tool's actions (spec facts §4.1). */
+export const ACTIONS = [
+  "add",
+  "replace",
+  "remove",
+  "stats",
+  "consolidate",
+  "read",
+  "search",
+  "view",
+  "add_atom",
+  "search_atoms",
+  "forget_atom",
+  "list_quarantine",
+  "pin_atom",
+  "confirm_pending_review",
+  "reject_pending_review",
+  "list_pending_review"
+] as const
+
+export const MUTATING_ACTIONS: ReadonlySet<string> = new Set([
+  "add",
+  "replace",
+  "remove",
+  "consolidate",
+  "add_atom",
+  "forget_atom",
+  "pin_atom",
+  "confirm_pending_review",
+  "reject_pending_review"
+])
+
+/** Largest mutating field, in UTF-8 bytes: an approver must be able to see every field in full. */
+export const FIELD_LIMIT = 2048
+const BOUNDED_FIELDS = ["content", "old_text", "target", "atom_id", "pending_id", "atom_type"] as const
+
+export const MemoryToolArgs = Schema.Struct({
+  action: Schema.String,
+  target: Schema.optional(Schema.String),
+  content: Schema.optional(Schema.String),
+  old_text: Schema.optional(Schema.String),
+  query: Schema.optional(Schema.String),
+  atom_id: Schema.optional(Schema.String),
+  pending_id: Schema.optional(Schema.String),
+  atom_type: Schema.optional(Schema.String),
+  confidence: Schema.optional(Schema.Number)
+})
+export type MemoryToolArgs = typeof MemoryToolArgs.Type
+
+/** What the tool returns, always as a JSON object; it never throws. */
+export type ToolResult =
+  | ({ readonly success: true } & Readonly<Record<string, unknown>>)
+  | { readonly success: false; readonly error: string }
+
+const failure = (error: string): ToolResult => ({ success: false, error })
+const success = (fields: Readonly<Record<string, unknown>>): ToolResult => ({ success: true, ...fields })
+
+/** Parses the tool's argument JSON: `invalid arguments: …` on anything that is not the tool's object. */
+export const parseToolArgs = (json: string): Either.Either<MemoryToolArgs, string> => {
+  let value: unknown
+  try {
+    value = JSON.parse(json)
+  } catch (e) {
+    return Either.left(`invalid arguments: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  return Schema.decodeUnknownEither(MemoryToolArgs)(value).pipe(
+    Either.mapLeft((e) => `invalid arguments: ${e.message.replace(/\s+/g, " ").trim()}`)
+  )
+}
+
+/** The 2,048-byte rule, checked before anything else on a mutating call. */
+export const fieldBoundError = (args: MemoryToolArgs): string | undefined => {
+  if (!MUTATING_ACTIONS.has(args.action)) return undefined
+  for (const field of BOUNDED_FIELDS) {
+    const v = args[field]
+    if (v === undefined) continue
+    const n = utf8Bytes(v)
+    if (n > FIELD_LIMIT)
+      return `${field} is ${n} bytes; memory writes are limited to ${FIELD_LIMIT} bytes per field so the approval can show them in full — split it into smaller entries`
+  }
+  return undefined
+}
+
+const requireTarget = (args: MemoryToolArgs, action: string): Either.Either<Target, string> =>
+  args.target === undefined || args.target === ""
+    ? Either.left(`target is required for ${action} (must be 'user' or 'env')`)
+    : Either.mapLeft(parseTarget(args.target), (e) => e.message)
+
+const listed = (entries: ReadonlyArray<string>) => ({ entries: [...entries] })
+
+/** One call of the unified `memory` tool with decoded arguments. */
+export const dispatchMemoryTool = (args: MemoryToolArgs) =>
+  Effect.gen(function* () {
+    const bound = fieldBoundError(args)
+    if (bound !== undefined) return failure(bound)
+    switch (args.action) {
+      case "add": {
+        if (!args.content) return failure("content is required for add")
+        const target = requireTarget(args, "add")
+        if (Either.isLeft(target)) return failure(target.left)
+        const { outcome, entries } = yield* addFact(target.right, args.content)
+        const verb = outcome.kind === "merged" ? "merged into" : outcome.kind === "duplicate" ? "already in" : "added to"
+        return success({ message: `${verb} ${target.right}: ${preview(outcome.content)}`, ...listed(entries) })
+      }
+      case "replace": {
+        if (!args.old_text || !args.content) return failure("old_text and content are required for replace")
+        const target = requireTarget(args, "replace")
+        if (Either.isLeft(target)) return failure(target.left)
+        const { entries, content } = yield* replaceFact(target.right, args.old_text, args.content)
+        return success({ message: `replaced in ${target.right}: ${preview(content)}`, ...listed(entries) })
+      }
+      case "remove": {
+        if (!args.old_text) return failure("old_text is required for remove")
+        const target = requireTarget(args, "remove")
+        if (Either.isLeft(target)) return failure(target.left)
+        const { entries } = yield* removeFact(target.right, args.old_text)
+        return success({ message: `removed from ${target.right} matching ${goQuote(args.old_text)}`, ...listed(entries) })
+      }
+      case "stats": {
+        const target = requireTarget(args, "stats")
+        if (Either.isLeft(target)) return failure(target.left)
+        const stats = yield* factStats(target.right)
+        return success({
+          target: stats.target,
+          used: stats.used,
+          cap: stats.cap,
+          entries: stats.entries,
+          message: `${stats.target}: ${stats.used}/${stats.cap} bytes, ${stats.entries.length} entries`
+        })
+      }
+      case "read":
+        return success({ message: yield* readout })
+      case "consolidate": {
+        const target = requireTarget(args, "consolidate")
+        if (Either.isLeft(target)) return failure(target.left)
+        const config = yield* Settings
+        if (!config.enabled) return failure("memory: disabled")
+        const loaded = yield* loadFacts(target.right)
+        if (loaded.state.entries.length <= 1) return success({ message: "nothing to consolidate (1 or fewer entries)" })
+        // No LLM adapter is wired in this build, which is exactly the spec's "no LLM client" case.
+        return failure("memory: consolidation requires LLM client")
+      }
+      case "search":
+      case "view":
+        return failure(`action ${goQuote(args.action)} needs the episode store, which this build does not include yet`)
+      default:
+        return (ACTIONS as ReadonlyArray<string>).includes(args.action)
+          ? failure(`action ${goQuote(args.action)} needs extended memory (atoms), which this build does not include yet`)
+          : failure(`unknown action: ${goQuote(args.action)}`)
+    }
+  }).pipe(
+    // Every refusal becomes the tool's error result; the tool itself never fails.
+    Effect.catchAll((e) => Effect.succeed(failure(e.message)))
+  )
+
+/** The tool as an agent calls it: a JSON string in, a JSON object out. */
+export const runMemoryTool = (json: string) =>
+  Either.match(parseToolArgs(json), {
+    onLeft: (error) => Effect.succeed(failure(error)),
+    onRight: dispatchMemoryTool
+  })

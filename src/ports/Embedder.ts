@@ -1,0 +1,30 @@
+import { Context, type Effect, Schema } from "effect"
+
+/** Identity of an embedding space: vectors are comparable only within one id (`rp/256`, `http/<model>/<dims>/<h>`). */
+export interface EmbeddingSpace {
+  readonly id: string
+  readonly provider: string
+  readonly model: string
+  readonly dims: number
+}
+
+export class EmbedFailed extends Schema.TaggedError<EmbedFailed>()("EmbedFailed", { text: Schema.String }) {
+  override get message() {
+    return this.text
+  }
+}
+
+/**
+ * Text to vectors. `corpus` is the collection the texts are compared within: corpus-fitted embedders (random
+ * projections) fit on it, stateless ones may use it to warm a cache. Vectors come back in input order.
+ */
+export class Embedder extends Context.Tag("tmem/Embedder")<
+  Embedder,
+  {
+    readonly space: EmbeddingSpace
+    readonly embed: (
+      corpus: ReadonlyArray<string>,
+      texts: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>
+  }
+>() {}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Layer } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { FactAdded, type FactEvent } from "../../src/domain/facts/schema.js"
+import { factCodec } from "../../src/domain/facts/stream.js"
+import { EventStore } from "../../src/ports/EventStore.js"
+import { diskLayer, tempDir } from "../support/stores.js"
+
+const at = "2026-01-01T00:00:00.000Z"
+const added = (content: string) => FactAdded.make({ target: "user", content, at })
+const codec = factCodec("user")
+
+const withStore = <A, E>(dir: string, f: (store: EventStore["Type"]) => Effect.Effect<A, E>, layer: Layer.Layer<EventStore> = diskLayer(dir)) =>
+  Effect.flatMap(EventStore, f).pipe(Effect.provide(layer))
+
+const journalLines = (dir: string) => fs.readFileSync(path.join(dir, "journal/facts/user.jsonl"), "utf8").split("\n").filter((l) => l !== "")
+const bumpMtime = (file: string) => {
+  const later = new Date(Date.now() + 5_000)
+  fs.utimesSync(file, later, later)
+}
+
+describe("DiskEventStore", () => {
+  it.scopedLive("writes odek-compatible files: entries joined by \\n§\\n, 0600 files, 0700 directories, no temp files", () =>
+    Effect.gen(function* () {
+      const dir = path.join(yield* tempDir, "mem")
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("Prefers dark mode"), added("Uses vim")], at))
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("Prefers dark mode\n§\nUses vim")
+      expect(fs.statSync(path.join(dir, "user.md")).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(path.join(dir, "journal/facts/user.jsonl")).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
+      expect(fs.statSync(path.join(dir, "journal")).mode & 0o777).toBe(0o700)
+      expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
+      const line = JSON.parse(journalLines(dir)[0]!)
+      expect(Object.keys(line)).toEqual(["version", "at", "events", "projectionHash"])
+      expect(line.version).toBe(2)
+    })
+  )
+
+  it.scopedLive("imports an existing odek directory as one snapshot batch and keeps its content", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      fs.writeFileSync(path.join(dir, "user.md"), "Prefers tabs\n§\n  Uses § as delimiter\n")
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["Prefers tabs", "  Uses § as delimiter"])
+      expect(loaded.version).toBe(1)
+      expect(loaded.recorded[0]!.events[0]!._tag).toBe("FactsImported")
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("Prefers tabs\n§\n  Uses § as delimiter")
+      const again = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(again.recorded).toEqual([])
+      expect(again.version).toBe(1)
+    })
+  )
+
+  it.scopedLive("(g) a crash between journal append and projection rename is repaired on the next load", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      const crashing = diskLayer(dir, {
+        beforeProjectionRename: () => {
+          throw new Error("simulated crash")
+        }
+      })
+      const crashed = yield* Effect.exit(withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at), crashing))
+      expect(crashed._tag).toBe("Failure")
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one")
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["one", "two"])
+      expect(loaded.version).toBe(2)
+      expect(loaded.recorded).toEqual([])
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one\n§\ntwo")
+      expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
+    })
+  )
+
+  it.scopedLive("(g) a hand edit is recorded as an event, not overwritten, and later writes build on it", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one"), added("two")], at))
+      fs.writeFileSync(path.join(dir, "user.md"), "one\n§\ntwo, edited by hand\n§\nthree")
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["one", "two, edited by hand", "three"])
+      expect(loaded.version).toBe(3)
+      const event = loaded.recorded[0]!.events[0] as Extract<FactEvent, { _tag: "FactsEditedExternally" }>
+      expect(event._tag).toBe("FactsEditedExternally")
+      expect(event.previous).toEqual(["one", "two"])
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 3, [added("four")], at))
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one\n§\ntwo, edited by hand\n§\nthree\n§\nfour")
+    })
+  )
+
+  it.scopedLive("a hand edit made while a writer waited turns its append into a conflict instead of overwriting it", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      fs.writeFileSync(path.join(dir, "user.md"), "one, edited")
+      const r = yield* Effect.either(withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at)))
+      expect(Either.isLeft(r) && r.left._tag === "VersionConflict").toBe(true)
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one, edited")
+    })
+  )
+
+  it.scopedLive("a person reverting the file to its previous content is recorded, not mistaken for a crash", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at))
+      const file = path.join(dir, "user.md")
+      fs.writeFileSync(file, "one")
+      bumpMtime(file)
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["one"])
+      expect(loaded.recorded[0]!.events[0]!._tag).toBe("FactsEditedExternally")
+    })
+  )
+
+  it.scopedLive("a torn last journal line (crash during append) is moved aside and the journal cut back", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      const jp = path.join(dir, "journal/facts/user.jsonl")
+      fs.appendFileSync(jp, '{"version":2,"at":"2026-01-01T00:00:00.000Z","events":[{"_tag":"FactAdd')
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["one"])
+      expect(loaded.version).toBe(1)
+      expect(fs.readFileSync(jp, "utf8").endsWith("\n")).toBe(true)
+      expect(fs.readFileSync(`${jp}.torn`, "utf8")).toContain('"FactAdd')
+      const next = yield* withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at))
+      expect(next.batch.version).toBe(2)
+      expect(journalLines(dir).map((l) => JSON.parse(l).version)).toEqual([1, 2])
+    })
+  )
+
+  it.scopedLive("a damaged line inside the journal is a one-line error, and nothing is written", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at))
+      const jp = path.join(dir, "journal/facts/user.jsonl")
+      const lines = journalLines(dir)
+      fs.writeFileSync(jp, `garbage\n${lines[1]}\n`)
+      fs.writeFileSync(path.join(dir, "user.md"), "tampered")
+      const before = fs.readFileSync(jp, "utf8")
+      const r = yield* Effect.either(withStore(dir, (s) => s.load("facts/user", codec)))
+      expect(Either.isLeft(r)).toBe(true)
+      if (Either.isLeft(r)) {
+        expect(r.left.message).toMatch(/^memory: journal\/facts\/user\.jsonl line 1 is damaged .*restore the journal from a backup/)
+        expect(r.left.message).not.toContain("\n")
+      }
+      expect(fs.readFileSync(jp, "utf8")).toBe(before)
+    })
+  )
+
+  it.scopedLive("a hand edit that is not valid UTF-8 keeps the original bytes in a backup and says so", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      const raw = Buffer.from([0x6f, 0x6e, 0x65, 0x0a, 0xc2, 0xa7, 0x0a, 0x62, 0xff, 0x61, 0x64])
+      fs.writeFileSync(path.join(dir, "user.md"), raw)
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["one", "b\ufffdad"])
+      expect(fs.readFileSync(path.join(dir, "user.md.invalid-utf8-v1")).equals(raw)).toBe(true)
+      const event = loaded.recorded[0]!.events[0] as Extract<FactEvent, { _tag: "FactsEditedExternally" }>
+      expect(event.note).toContain("not valid UTF-8")
+    })
+  )
+
+  it.scopedLive("a deleted projection is restored from the journal", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+      fs.unlinkSync(path.join(dir, "user.md"))
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
+      expect(loaded.state.entries).toEqual(["one"])
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one")
+    })
+  )
+
+  it.scopedLive("a directory that cannot be created is a one-line error naming the path", () =>
+    Effect.gen(function* () {
+      const base = yield* tempDir
+      fs.writeFileSync(path.join(base, "plainfile"), "x")
+      const dir = path.join(base, "plainfile", "mem")
+      const r = yield* Effect.either(withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at)))
+      expect(Either.isLeft(r)).toBe(true)
+      if (Either.isLeft(r)) {
+        expect(r.left.message).toContain("plainfile")
+        expect(r.left.message).toContain("not a directory")
+        expect(r.left.message).not.toContain("\n")
+      }
+      // reading such a directory is not an error: it has nothing in it
+      const loaded = yield* Effect.either(withStore(dir, (s) => s.load("facts/user", codec)))
+      expect(Either.isLeft(loaded) ? loaded.left.message : "").toContain("not a directory")
+    })
+  )
+})
