@@ -7,6 +7,9 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     minWorkers: 1,
+    // The JSON report feeds the plain "N passed, N failed" line that .ci/run prints.
+    reporters: ["default", "json"],
+    outputFile: { json: ".vitest.json" },
     testTimeout: 60_000,
     hookTimeout: 60_000
   }

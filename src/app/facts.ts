@@ -53,7 +53,7 @@ const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(
  */
 const execute = (
   target: Target,
-  command: (state: FactFileState) => Effect.Effect<FactCommand, never, Embedder>,
+  command: (state: FactFileState, at: string) => Effect.Effect<FactCommand, never, Embedder>,
   expectedVersion?: number
 ) => {
   const attempt = Effect.gen(function* () {
@@ -65,7 +65,8 @@ const execute = (
     const loaded = yield* loadFacts(target)
     if (expectedVersion !== undefined && loaded.version !== expectedVersion)
       return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))
-    const cmd = yield* command(loaded.state)
+    // Stamped after loading, so the event's time follows anything the load itself recorded.
+    const cmd = yield* command(loaded.state, yield* nowIso)
     const events = yield* decide(cmd, loaded.state)
     if (events.length === 0) return { events, entries: loaded.state.entries }
     const appended = yield* store.append(stream, codec, loaded.version, events, cmd.at)
@@ -86,9 +87,8 @@ export type AddOutcome =
 /** AddFact with merge-on-write. */
 export const addFact = Effect.fn("addFact")(function* (target: Target, content: string) {
   const config = yield* Settings
-  const at = yield* nowIso
   const trimmed = trimSpace(content)
-  const result = yield* execute(target, (state) =>
+  const result = yield* execute(target, (state, at) =>
     Effect.gen(function* () {
       const probe =
         config.mergeOnWrite && config.enabled && state.entries.length > 0 && trimmed !== "" && !state.entries.includes(trimmed)
@@ -114,16 +114,14 @@ export const replaceFact = Effect.fn("replaceFact")(function* (
   content: string,
   expectedEntry?: string
 ) {
-  const at = yield* nowIso
-  const result = yield* execute(target, () =>
+  const result = yield* execute(target, (_, at) =>
     Effect.succeed({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry } as const)
   )
   return { entries: result.entries, content: trimSpace(content) }
 })
 
 export const removeFact = Effect.fn("removeFact")(function* (target: Target, oldText: string, expectedEntry?: string) {
-  const at = yield* nowIso
-  const result = yield* execute(target, () =>
+  const result = yield* execute(target, (_, at) =>
     Effect.succeed({ _tag: "RemoveFact", target, oldText, at, expectedEntry } as const)
   )
   return { entries: result.entries }
@@ -134,8 +132,7 @@ export const removeFact = Effect.fn("removeFact")(function* (target: Target, old
  * `expectedVersion` (the version the editor opened), a file that changed meanwhile is a VersionConflict.
  */
 export const rewriteFacts = Effect.fn("rewriteFacts")(function* (target: Target, text: string, expectedVersion?: number) {
-  const at = yield* nowIso
-  const result = yield* execute(target, () => Effect.succeed({ _tag: "RewriteFacts", target, text, at } as const), expectedVersion)
+  const result = yield* execute(target, (_, at) => Effect.succeed({ _tag: "RewriteFacts", target, text, at } as const), expectedVersion)
   return { entries: result.entries, changed: result.events.length > 0 }
 })
 

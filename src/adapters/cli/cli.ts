@@ -2,7 +2,6 @@ import { Args, Command, Options, ValidationError } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option, Schedule } from "effect"
 import { spawnSync } from "node:child_process"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { formatLifecycle } from "../../domain/events/lifecycle.js"
 import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
@@ -134,7 +133,7 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
         const fs = yield* FileSystem.FileSystem
         const loaded = yield* loadFacts(t)
         const original = renderEntries(loaded.state.entries)
-        const dir = yield* fs.makeTempDirectory({ prefix: Path.join(Os.tmpdir(), "tmem-edit-") })
+        const dir = yield* fs.makeTempDirectory({ prefix: "tmem-edit-" })
         const file = Path.join(dir, `${t}.md`)
         yield* fs.writeFileString(file, original, { mode: 0o600 })
         const editorFailure = yield* runEditor(file)

@@ -305,8 +305,10 @@ export const make = (options: DiskOptions) =>
             lockfile.lock(jp, {
               realpath: false,
               lockfilePath: `${jp}.lock`,
-              stale: 10_000,
-              update: 2_000,
+              // A lock whose holder died (the crash tests kill writers) is taken over after this long; critical
+              // sections last milliseconds, and the holder refreshes the lock every second while it runs.
+              stale: 4_000,
+              update: 1_000,
               retries: { retries: Math.max(1, Math.ceil(lockWaitMs / 50)), factor: 1.1, minTimeout: 2, maxTimeout: 50, randomize: true },
               onCompromised: () => {}
             }),

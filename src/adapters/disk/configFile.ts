@@ -11,6 +11,8 @@ export const loadConfigFile = (path: string | undefined, required: boolean, env:
   Effect.gen(function* () {
     if (path === undefined) return DEFAULT_CONFIG
     const fs = yield* FileSystem.FileSystem
+    // The default location is optional: absent (or unreachable, e.g. under a regular file) means defaults.
+    if (!required && !(yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false)))) return DEFAULT_CONFIG
     const text = yield* fs.readFileString(path).pipe(
       Effect.map((t): string | undefined => t),
       Effect.catchIf(

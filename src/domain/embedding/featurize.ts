@@ -52,3 +52,26 @@ const utf8Length = (s: string): number => {
  */
 export const tokenize = (text: string): Array<string> =>
   lowerSimple(text).split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Length(t) >= 2)
+
+const LETTERS_AND_DIGITS_ONLY = /^[\p{L}\p{Nd}]+$/u
+
+const wordTokens = (word: string): ReadonlyArray<string> =>
+  LETTERS_AND_DIGITS_ONLY.test(word)
+    ? utf8Length(word) >= 2
+      ? [word]
+      : []
+    : word.split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Length(t) >= 2)
+
+/**
+ * Exactly `tokenize(featurize(text))`, in the same order, without building the bigram strings: a bigram `a_b`
+ * tokenizes to the tokens of `a` then those of `b`, so the stream is every word's tokens, then each adjacent pair's.
+ * Both stages are still applied literally per word (a word may split further on N-but-not-Nd characters).
+ */
+export const tokenStream = (text: string): Array<string> => {
+  const words = lowerSimple(text).split(NOT_LETTER_OR_NUMBER).filter((w) => w !== "")
+  const per = words.map(wordTokens)
+  const out: Array<string> = []
+  for (const ts of per) out.push(...ts)
+  if (words.length >= 2) for (let i = 0; i + 1 < per.length; i++) out.push(...per[i]!, ...per[i + 1]!)
+  return out
+}

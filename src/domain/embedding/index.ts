@@ -1,9 +1,13 @@
 /** Text embedding, pure part: Go-compatible RandomProjections and vector similarity (spec embedding.md §5–6). */
-export { bigrams, featurize, lowerSimple, normalize, tokenize } from "./featurize.js"
+export { bigrams, featurize, lowerSimple, normalize, tokenize, tokenStream } from "./featurize.js"
 export { goRand } from "./goRand.js"
 export type { GoRand } from "./goRand.js"
 export {
   embedRp,
+  embedRows,
+  embedWithCorpus,
+  fitTokenStreams,
+  rowIndices,
   fitRandomProjections,
   projectionRow,
   RP_DEFAULT_DIMS,

@@ -2,7 +2,7 @@
  * go-vector's RandomProjections as odek uses it (spec embedding.md §5.3–5.8): a sparse Achlioptas projection of a
  * corpus-fitted bag of tokens, reproducing Go's vectors to float32 precision so the space may be named `rp/<D>`.
  */
-import { featurize, tokenize } from "./featurize.js"
+import { tokenStream } from "./featurize.js"
 import { type GoRand, goRand } from "./goRand.js"
 
 /** Dimensionality used when none (≤ 0) is configured. */
@@ -101,11 +101,15 @@ const modelOf = (tokens: ReadonlyArray<string>, vocab: ReadonlyMap<string, numbe
 }
 
 /** Fits on raw corpus texts: vocabulary = distinct tokens in first-seen order across the corpus in corpus order. */
-export const fitRandomProjections = (corpus: ReadonlyArray<string>, dims: number): RpModel => {
+export const fitRandomProjections = (corpus: ReadonlyArray<string>, dims: number): RpModel =>
+  fitTokenStreams(corpus.map(tokenStream), dims)
+
+/** Fits on already tokenized corpus texts (`tokenStream` of each). */
+export const fitTokenStreams = (streamsOfCorpus: ReadonlyArray<ReadonlyArray<string>>, dims: number): RpModel => {
   const tokens: Array<string> = []
   const vocab = new Map<string, number>()
-  for (const text of corpus) {
-    for (const token of tokenize(featurize(text))) {
+  for (const stream of streamsOfCorpus) {
+    for (const token of stream) {
       if (!vocab.has(token)) {
         vocab.set(token, tokens.length)
         tokens.push(token)
@@ -132,12 +136,28 @@ export const rpModelFromTokens = (tokens: ReadonlyArray<string>, dims: number): 
  * The unit vector of a raw text, or the zero vector when none of its tokens is in the vocabulary. Never fails.
  * Arithmetic is float32 as in Go: a Float32Array store rounds each sum, which is exactly a float32 addition.
  */
-export const embedRp = (model: RpModel, text: string): Float32Array => {
-  const out = new Float32Array(model.dims)
-  if (model.tokens.length === 0) return out
-  for (const token of tokenize(featurize(text))) {
+export const embedRp = (model: RpModel, text: string): Float32Array => embedTokens(model, tokenStream(text))
+
+const embedTokens = (model: RpModel, stream: ReadonlyArray<string>): Float32Array => embedRows(model, rowIndices(model, stream))
+
+/**
+ * The rows a token stream adds, in order (out-of-vocabulary tokens dropped). A text's vector is a function of this
+ * sequence alone, which makes it a sound cache key across fits of a growing corpus.
+ */
+export const rowIndices = (model: RpModel, stream: ReadonlyArray<string>): Int32Array => {
+  const out = new Int32Array(stream.length)
+  let n = 0
+  for (const token of stream) {
     const index = model.vocab.get(token)
-    if (index === undefined) continue
+    if (index !== undefined) out[n++] = index
+  }
+  return out.subarray(0, n)
+}
+
+/** The unit (or zero) vector of a row sequence, accumulated in float32 in sequence order as Go does. */
+export const embedRows = (model: RpModel, indices: Int32Array): Float32Array => {
+  const out = new Float32Array(model.dims)
+  for (const index of indices) {
     const { columns, values } = model.rows[index]!
     for (let k = 0; k < columns.length; k++) out[columns[k]!]! += values[k]!
   }
@@ -148,4 +168,23 @@ export const embedRp = (model: RpModel, text: string): Float32Array => {
     for (let k = 0; k < out.length; k++) out[k] = out[k]! / norm
   }
   return out
+}
+
+/**
+ * Fits on `corpus` and embeds `texts` in one pass, tokenizing each distinct text once: the same vectors as
+ * `fitRandomProjections` + `embedRp`, bit for bit, at about half the cost when the texts include the corpus (merge
+ * probes, dedup).
+ */
+export const embedWithCorpus = (corpus: ReadonlyArray<string>, texts: ReadonlyArray<string>, dims: number): Array<Float32Array> => {
+  const cache = new Map<string, ReadonlyArray<string>>()
+  const streamOf = (t: string) => {
+    let s = cache.get(t)
+    if (s === undefined) {
+      s = tokenStream(t)
+      cache.set(t, s)
+    }
+    return s
+  }
+  const model = fitTokenStreams(corpus.map(streamOf), dims)
+  return texts.map((t) => embedTokens(model, streamOf(t)))
 }

@@ -1,0 +1,67 @@
+import { Layer, ManagedRuntime } from "effect"
+import * as fs from "node:fs"
+import * as fsp from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as DiskEventStore from "../src/adapters/disk/DiskEventStore.js"
+import { NodeFiles } from "../src/adapters/live.js"
+import * as Notifiers from "../src/adapters/notify/Notifiers.js"
+import * as RpEmbedder from "../src/adapters/rp/RpEmbedder.js"
+import { addFact } from "../src/app/facts.js"
+import { Settings } from "../src/app/Settings.js"
+import { DEFAULT_CONFIG } from "../src/domain/config/MemoryConfig.js"
+import { fmt, median, nowMs, percentile, table } from "./stats.js"
+
+/** The baseline: the same bytes written the plain durable way (temp file, write, fsync, rename), same fs API family. */
+const bareWrite = async (file: string, bytes: Buffer) => {
+  const tmp = `${file}.tmp`
+  const h = await fsp.open(tmp, "w", 0o600)
+  await h.writeFile(bytes)
+  await h.sync()
+  await h.close()
+  await fsp.rename(tmp, file)
+}
+
+export const runDurableAddBench = async (n = 300): Promise<string> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-add-"))
+  const bare = path.join(dir, "bare.md")
+  const layer = Layer.mergeAll(
+    DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles)),
+    RpEmbedder.layer(256),
+    Settings.layer({ ...DEFAULT_CONFIG, factsLimitEnv: 10_000_000 }),
+    Notifiers.silent
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const ours: Array<number> = []
+  const base: Array<number> = []
+  try {
+    for (let i = 0; i < n + 30; i++) {
+      const fact = `Service s${i} listens on port ${4000 + i} and logs to /var/log/s${i}.log`
+      const a = nowMs()
+      await runtime.runPromise(addFact("env", fact))
+      const b = nowMs()
+      const bytes = fs.readFileSync(path.join(dir, "env.md"))
+      const c = nowMs()
+      await bareWrite(bare, bytes)
+      const d = nowMs()
+      if (i >= 30) {
+        ours.push(b - a)
+        base.push(d - c)
+      }
+    }
+  } finally {
+    await runtime.dispose()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  const ratio = median(ours) / median(base)
+  return table(
+    `Durable add vs a bare durable write of the same bytes (${n} adds after 30 warm-up; file grows to ~${Math.round((n * 70) / 1024)} KB)`,
+    ["operation", "p50", "p90", "ratio (p50)", "target"],
+    [
+      ["baseline: write temp + fsync + rename (fs/promises)", fmt(median(base)), fmt(percentile(base, 90)), "1.00×", ""],
+      ["tmem add: lock, journal + projection fsync, rename, merge probe", fmt(median(ours)), fmt(percentile(ours, 90)), `${ratio.toFixed(2)}×`, `≤ 1.5×: ${ratio <= 1.5 ? "met" : "NOT met"}`]
+    ]
+  )
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await runDurableAddBench())
