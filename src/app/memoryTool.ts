@@ -1,6 +1,6 @@
 import { Effect, Either, Schema } from "effect"
 import type { Target } from "../domain/facts/schema.js"
-import { goQuote, preview, utf8Bytes } from "../domain/text/utf8.js"
+import { goQuote, plural, preview, utf8Bytes } from "../domain/text/utf8.js"
 import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
 import { readout } from "./prompt.js"
 import { Settings } from "./Settings.js"
@@ -132,7 +132,7 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
           used: stats.used,
           cap: stats.cap,
           entries: stats.entries,
-          message: `${stats.target}: ${stats.used}/${stats.cap} bytes, ${stats.entries.length} entries`
+          message: `${stats.target}: ${stats.used}/${stats.cap} bytes, ${plural(stats.entries.length, "entry", "entries")}`
         })
       }
       case "read":

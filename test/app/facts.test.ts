@@ -1,3 +1,5 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { addFact, factStats, loadFacts, removeFact, replaceFact } from "../../src/app/facts.js"
@@ -83,6 +85,34 @@ describe("fact handlers", () => {
       const loaded = yield* loadFacts("env").pipe(Effect.provide(appLayer({ store: diskLayer(dir) })))
       expect([...loaded.state.entries].sort()).toEqual([...facts].sort())
       expect(loaded.version).toBe(30)
+    })
+  )
+})
+
+describe("a hand edit that lands while a write is in flight", () => {
+  it.scopedLive("is recorded and announced, and the write is decided again on the person's text", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const events: Array<LifecycleEvent> = []
+      const store = diskLayer(dir)
+      yield* addFact("user", "Prefers tabs").pipe(Effect.provide(appLayer({ store })))
+      let edited = false
+      // The probe runs between load and append: the person saves their editor exactly then.
+      const editingEmbedder = Layer.succeed(Embedder, {
+        space: { id: "test", provider: "test", model: "", dims: 1 },
+        embed: (_corpus, texts) =>
+          Effect.sync(() => {
+            if (!edited) {
+              edited = true
+              fs.writeFileSync(path.join(dir, "user.md"), "Prefers spaces, edited by hand")
+            }
+            return texts.map(() => new Float32Array([0]))
+          })
+      })
+      const added = yield* addFact("user", "Uses helix").pipe(Effect.provide(Layer.merge(appLayer({ store, events }), editingEmbedder)))
+      expect(added.entries).toEqual(["Prefers spaces, edited by hand", "Uses helix"])
+      expect(events.map((e) => e.type)).toEqual(["facts_edited_externally", "fact_added"])
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("Prefers spaces, edited by hand\n§\nUses helix")
     })
   )
 })

@@ -28,7 +28,7 @@ describe("tmem tool", () => {
     expect(b.code).toBe(0)
     expect(json(b.stdout)).toEqual({
       ok: true,
-      result: { success: true, target: "user", used: 17, cap: 4000, entries: [{ index: 1, chars: 17, preview: "Prefers dark mode" }], message: "user: 17/4000 bytes, 1 entries" }
+      result: { success: true, target: "user", used: 17, cap: 4000, entries: [{ index: 1, chars: 17, preview: "Prefers dark mode" }], message: "user: 17/4000 bytes, 1 entry" }
     })
     const c = await tmem(["--dir", dir, "--json", "tool", '{"action":"add","target":"user","content":"Uses vim"}'])
     expect(json(c.stdout).result.entries).toEqual(["Prefers dark mode", "Uses vim"])
@@ -113,7 +113,7 @@ describe("tmem facts", () => {
     expect(show.stdout).toBe("user: 0/4000 bytes (0%), 0 entries\n(empty)\n\nenv: 26/8000 bytes (0%), 1 entry\nPostgreSQL 16 on port 5433\n")
     const j = json((await tmem(["--dir", d, "--json", "facts", "show", "env"])).stdout)
     expect(j).toEqual({ ok: true, result: { env: { used: 26, cap: 8000, entries: ["PostgreSQL 16 on port 5433"] } } })
-    expect((await tmem(["--dir", d, "facts", "stats", "env"])).stdout).toBe('env: 26/8000 bytes (0%), 1 entries\n[1] 26c "PostgreSQL 16 on port 5433"\n')
+    expect((await tmem(["--dir", d, "facts", "stats", "env"])).stdout).toBe('env: 26/8000 bytes (0%), 1 entry\n[1] 26c "PostgreSQL 16 on port 5433"\n')
     expect(fs.readFileSync(path.join(d, "env.md"), "utf8")).toBe("PostgreSQL 16 on port 5433")
   })
 

@@ -7,7 +7,7 @@ import { formatLifecycle } from "../../domain/events/lifecycle.js"
 import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
 import { fillPercent } from "../../domain/facts/promptBlock.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
-import { goQuote } from "../../domain/text/utf8.js"
+import { goQuote, plural } from "../../domain/text/utf8.js"
 import { type Cursor, lifecycleHistory } from "../../app/events.js"
 import { capOf, loadFacts, parseTarget, rewriteFacts } from "../../app/facts.js"
 import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
@@ -60,7 +60,7 @@ const tool = Command.make(
 
 const describeFile = (t: Target, entries: ReadonlyArray<string>, cap: number) => {
   const used = usedBytes(entries)
-  return `${t}: ${used}/${cap} bytes (${fillPercent(used, cap)}%), ${entries.length} ${entries.length === 1 ? "entry" : "entries"}\n${renderEntries(entries) || "(empty)"}`
+  return `${t}: ${used}/${cap} bytes (${fillPercent(used, cap)}%), ${plural(entries.length, "entry", "entries")}\n${renderEntries(entries) || "(empty)"}`
 }
 
 const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ target: raw }) =>
@@ -108,7 +108,7 @@ const stats = Command.make("stats", { target: targetArg }, ({ target: t }) =>
         const result = yield* dispatchMemoryTool({ action: "stats", target: t })
         if (!result.success) return yield* Effect.fail({ message: result.error })
         const s = result as unknown as { target: string; used: number; cap: number; entries: ReadonlyArray<{ index: number; chars: number; preview: string }> }
-        const lines = [`${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ${s.entries.length} entries`]
+        const lines = [`${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ${plural(s.entries.length, "entry", "entries")}`]
         for (const e of s.entries) lines.push(`[${e.index}] ${e.chars}c ${goQuote(e.preview)}`)
         return { text: lines.join("\n"), json: result }
       })
@@ -155,7 +155,7 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
         )
         yield* fs.remove(dir, { recursive: true }).pipe(Effect.ignore)
         return {
-          text: result.changed ? `${t}: saved ${result.entries.length} entries` : `${t}: no changes`,
+          text: result.changed ? `${t}: saved ${plural(result.entries.length, "entry", "entries")}` : `${t}: no changes`,
           json: { target: t, changed: result.changed, entries: result.entries }
         }
       })

@@ -1,12 +1,14 @@
-import { FileSystem, Path } from "@effect/platform"
-import { Clock, Effect, Either, Layer, Schema } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { Clock, Duration, Effect, Either, Layer, Schedule, Schema } from "effect"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import lockfile from "proper-lockfile"
 import { foldEvents } from "../../domain/kernel/Decider.js"
 import { type Batch, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { oneLine, storeError } from "./errors.js"
+import * as Files from "./files.js"
 
 /** Where each projected stream is written, relative to the memory directory (odek's layout). */
 export const PROJECTION_FILES: Readonly<Record<string, string>> = { "facts/user": "user.md", "facts/env": "env.md" }
@@ -35,11 +37,11 @@ const utf8 = new TextEncoder()
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 const lossyUtf8 = new TextDecoder("utf-8", { ignoreBOM: true })
 
-/** The end of a journal: its last two complete batches, and whether a crash left a partial line after them. */
+/** The end of a journal: its last two complete batches, and where the last complete line ends. */
 interface Tail {
   readonly exists: boolean
   readonly size: number
-  /** Offset just past the last complete line. */
+  /** Offset just past the last complete line; less than `size` when a crash left a partial line. */
   readonly complete: number
   readonly last: JournalLine | undefined
   readonly prev: JournalLine | undefined
@@ -57,10 +59,15 @@ const mutexFor = (key: string) => {
   return m
 }
 
+/** Thrown inside the synchronous parts and turned into the typed error at their boundary. */
+class Failure extends Error {
+  constructor(readonly error: StoreError) {
+    super(error.message)
+  }
+}
+
 export const make = (options: DiskOptions) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
+  Effect.sync(() => {
     const dir = path.resolve(options.dir)
     const lockWaitMs = options.lockWaitMs ?? 30_000
 
@@ -70,77 +77,78 @@ export const make = (options: DiskOptions) =>
       return file === undefined ? undefined : path.join(dir, file)
     }
     const rel = (p: string) => path.relative(dir, p) || "."
-    const fail = (stream: string, p: string, action: string) => (e: unknown) =>
-      storeError(stream, p === dir ? dir : `${dir}/${rel(p)}`, action, e)
-    const nowIso = Clock.currentTimeMillis.pipe(Effect.map((ms) => new Date(ms).toISOString()))
+    const shown = (p: string) => (p === dir ? dir : `${dir}/${rel(p)}`)
+
+    /** Runs synchronous file work, turning any failure into a one-line StoreError about `p`. */
+    const io = <A>(stream: string, p: string, action: string, f: () => A): A => {
+      try {
+        return f()
+      } catch (e) {
+        if (e instanceof Failure) throw e
+        throw new Failure(storeError(stream, shown(p), action, e))
+      }
+    }
+    const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> =>
+      Effect.try({ try: f, catch: (e) => (e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` })) })
 
     const checkStream = (stream: string) =>
-      isValidStreamName(stream)
-        ? Effect.void
-        : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}` }))
-
-    const isNotFound = (e: unknown) => (e as { _tag?: string; reason?: string })._tag === "SystemError" && (e as { reason?: string }).reason === "NotFound"
-
-    const readOptional = (stream: string, p: string) =>
-      fs.readFile(p).pipe(
-        Effect.map((b): Uint8Array | undefined => b),
-        Effect.catchIf(isNotFound, () => Effect.succeed(undefined)),
-        Effect.mapError(fail(stream, p, "read"))
-      )
+      isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}` }))
 
     const damaged = (stream: string, p: string, lineNo: number, why: string) =>
-      new StoreError({
-        stream,
-        text: `memory: ${rel(p)} line ${lineNo} is damaged (${why}); restore the journal from a backup, or move it aside to re-import the files`
-      })
+      new Failure(
+        new StoreError({
+          stream,
+          text: `memory: ${rel(p)} line ${lineNo} is damaged (${why}); restore the journal from a backup, or move it aside to re-import the files`
+        })
+      )
 
-    const parseLine = (stream: string, p: string, lineNo: number, text: string) => {
+    const parseLine = (text: string): Either.Either<JournalLine, string> => {
       let json: unknown
       try {
         json = JSON.parse(text)
       } catch (e) {
-        return Either.left(damaged(stream, p, lineNo, `invalid JSON: ${oneLine(e)}`))
+        return Either.left(`invalid JSON: ${oneLine(e)}`)
       }
-      return Either.mapLeft(decodeLine(json), () => damaged(stream, p, lineNo, "not a batch: it needs version, at and events"))
+      return Either.mapLeft(decodeLine(json), () => "not a batch: it needs version, at and events")
     }
 
-    /** Finds the first damaged line of a journal, to name it exactly (the tail reader sees only the end). */
-    const locateDamage = (stream: string, p: string) =>
-      Effect.gen(function* () {
-        const bytes = yield* readOptional(stream, p)
-        const text = lossyUtf8.decode(bytes ?? new Uint8Array())
-        const lines = text.slice(0, Math.max(0, text.lastIndexOf("\n"))).split("\n")
-        for (const [i, l] of lines.entries()) {
-          const r = parseLine(stream, p, i + 1, l)
-          if (Either.isLeft(r)) return r.left
-        }
-        return damaged(stream, p, lines.length, "unreadable")
-      })
+    /** Every complete line of a journal with its number; the partial tail a crash may leave is not a line. */
+    const completeLines = (bytes: Uint8Array | undefined): Array<string> => {
+      if (bytes === undefined) return []
+      const text = lossyUtf8.decode(bytes)
+      const end = text.lastIndexOf("\n")
+      return end < 0 ? [] : text.slice(0, end).split("\n")
+    }
+
+    /** Names the first damaged line exactly (the tail reader only sees the end). */
+    const locateDamage = (stream: string, p: string): Failure => {
+      const lines = completeLines(io(stream, p, "read", () => Files.readOptional(p)))
+      for (const [i, l] of lines.entries()) {
+        const r = parseLine(l)
+        if (Either.isLeft(r)) return damaged(stream, p, i + 1, r.left)
+      }
+      return damaged(stream, p, lines.length, "unreadable")
+    }
 
     /** Reads only the end of the journal: enough to know the version and the last two projection hashes. */
-    const readTail = (stream: string, p: string): Effect.Effect<Tail, StoreError> =>
-      Effect.scoped(
-        Effect.gen(function* () {
-          const file = yield* fs.open(p, { flag: "r" }).pipe(
-            Effect.map((f): FileSystem.File | undefined => f),
-            Effect.catchIf(isNotFound, () => Effect.succeed(undefined))
-          )
-          if (file === undefined) return { exists: false, size: 0, complete: 0, last: undefined, prev: undefined, mtimeMs: 0 }
-          const info = yield* file.stat
-          const size = Number(info.size)
-          const mtimeMs = Option_getTime(info.mtime)
+    const readTail = (stream: string, p: string): Tail =>
+      io(stream, p, "read", () => {
+        let fd: number
+        try {
+          fd = fs.openSync(p, "r")
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "ENOENT")
+            return { exists: false, size: 0, complete: 0, last: undefined, prev: undefined, mtimeMs: 0 }
+          throw e
+        }
+        try {
+          const info = fs.fstatSync(fd)
+          const size = info.size
           let chunk = Math.min(size, 64 * 1024)
           for (;;) {
             const start = size - chunk
-            const buf = new Uint8Array(chunk)
-            yield* file.seek(start, "start")
-            let got = 0
-            while (got < chunk) {
-              const n = Number(yield* file.read(buf.subarray(got)))
-              if (n === 0) break
-              got += n
-            }
-            const lastNl = buf.subarray(0, got).lastIndexOf(10)
+            const buf = Files.readRange(fd, start, chunk)
+            const lastNl = buf.lastIndexOf(10)
             if (lastNl < 0 && start > 0) {
               chunk = Math.min(size, chunk * 4)
               continue
@@ -153,315 +161,314 @@ export const make = (options: DiskOptions) =>
               chunk = Math.min(size, chunk * 4)
               continue
             }
-            const lastText = whole[whole.length - 1]
-            const prevText = whole[whole.length - 2]
-            const last = lastText === undefined ? undefined : parseLine(stream, p, 0, lastText)
-            const prev = prevText === undefined ? undefined : parseLine(stream, p, 0, prevText)
-            if ((last && Either.isLeft(last)) || (prev && Either.isLeft(prev))) return yield* Effect.fail(yield* locateDamage(stream, p))
-            const lastLine = last === undefined ? undefined : Either.getOrThrow(last)
-            const prevLine = prev === undefined ? undefined : Either.getOrThrow(prev)
-            return { exists: true, size, complete, last: lastLine, prev: prevLine, mtimeMs }
+            const parse = (t: string | undefined) => {
+              if (t === undefined) return undefined
+              const r = parseLine(t)
+              if (Either.isLeft(r)) throw locateDamage(stream, p)
+              return r.right
+            }
+            const last = parse(whole[whole.length - 1])
+            const prev = parse(whole[whole.length - 2])
+            return { exists: true, size, complete, last, prev, mtimeMs: info.mtimeMs }
           }
-        })
-      ).pipe(Effect.mapError((e) => (e instanceof StoreError ? e : fail(stream, p, "read")(e))))
+        } finally {
+          fs.closeSync(fd)
+        }
+      })
 
     /** Every complete batch of the journal, decoded and checked for a gapless version chain. */
-    const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): Effect.Effect<ReadonlyArray<Batch<E>>, StoreError> =>
-      Effect.gen(function* () {
-        const p = journalPath(stream)
-        const bytes = yield* readOptional(stream, p)
-        if (bytes === undefined) return []
-        const text = lossyUtf8.decode(bytes)
-        const end = text.lastIndexOf("\n")
-        if (end < 0) return []
-        const lines = text.slice(0, end).split("\n")
-        const decodeEvents = Schema.decodeUnknownEither(Schema.Array(codec.events))
-        const batches: Array<Batch<E>> = []
-        let version = 0
-        for (const [i, lineText] of lines.entries()) {
-          const line = yield* parseLine(stream, p, i + 1, lineText)
-          const events = yield* Either.mapLeft(decodeEvents(line.events), () =>
-            damaged(stream, p, i + 1, `holds an event this version of tmem cannot read`)
-          )
-          if (events.length === 0 || line.version !== version + events.length)
-            return yield* Effect.fail(damaged(stream, p, i + 1, `version ${line.version} does not follow ${version}`))
-          version = line.version
-          batches.push({ version, at: line.at, events })
-        }
-        return batches
-      })
-
-    const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) =>
-      Effect.map(readAll(stream, codec), (batches) => ({
-        state: foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events)),
-        version: batches.length === 0 ? 0 : batches[batches.length - 1]!.version
-      }))
-
-    const ensureDir = (stream: string, p: string) =>
-      fs.exists(p).pipe(
-        Effect.flatMap((exists) => (exists ? Effect.succeed(false) : fs.makeDirectory(p, { recursive: true, mode: 0o700 }).pipe(Effect.as(true)))),
-        Effect.mapError(fail(stream, p, "created"))
-      )
-
-    const fsyncDir = (stream: string, p: string) =>
-      Effect.scoped(Effect.flatMap(fs.open(p, { flag: "r" }), (d) => d.sync)).pipe(Effect.mapError(fail(stream, p, "synced")))
-
-    /** Writes bytes to a fresh exclusive temp file beside `target` and makes them durable; returns the temp path. */
-    const writeTemp = (stream: string, target: string, bytes: Uint8Array) => {
-      const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${randomBytes(8).toString("hex")}`)
-      return Effect.scoped(
-        Effect.gen(function* () {
-          const f = yield* fs.open(tmp, { flag: "wx", mode: 0o600 })
-          // An emptied fact file is a real 0-byte file (odek's format); the platform refuses zero-length writes.
-          if (bytes.length > 0) yield* f.writeAll(bytes)
-          yield* f.sync
-        })
-      ).pipe(
-        Effect.as(tmp),
-        Effect.tapError(() => fs.remove(tmp).pipe(Effect.ignore)),
-        Effect.mapError(fail(stream, target, "written"))
-      )
+    const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> => {
+      const p = journalPath(stream)
+      const lines = completeLines(io(stream, p, "read", () => Files.readOptional(p)))
+      const decodeEvents = Schema.decodeUnknownEither(Schema.Array(codec.events))
+      const batches: Array<Batch<E>> = []
+      let version = 0
+      for (const [i, text] of lines.entries()) {
+        const line = parseLine(text)
+        if (Either.isLeft(line)) throw damaged(stream, p, i + 1, line.left)
+        const events = decodeEvents(line.right.events)
+        if (Either.isLeft(events)) throw damaged(stream, p, i + 1, "holds an event this version of tmem cannot read")
+        if (events.right.length === 0 || line.right.version !== version + events.right.length)
+          throw damaged(stream, p, i + 1, `version ${line.right.version} does not follow ${version}`)
+        version = line.right.version
+        batches.push({ version, at: line.right.at, events: events.right })
+      }
+      return batches
     }
 
-    const appendDurably = (stream: string, p: string, bytes: Uint8Array) =>
-      Effect.scoped(
-        Effect.gen(function* () {
-          const f = yield* fs.open(p, { flag: "a", mode: 0o600 })
-          yield* f.writeAll(bytes)
-          yield* f.sync
-        })
-      ).pipe(Effect.mapError(fail(stream, p, "appended to")))
+    const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
+      const batches = readAll(stream, codec)
+      return {
+        state: foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events)),
+        version: batches.length === 0 ? 0 : batches[batches.length - 1]!.version
+      }
+    }
 
-    /** Replaces a projection atomically: temp file, fsync, rename. Durability comes from the journal. */
-    const writeProjection = (stream: string, target: string, text: string) =>
-      Effect.flatMap(writeTemp(stream, target, utf8.encode(text)), (tmp) =>
-        fs.rename(tmp, target).pipe(
-          Effect.tapError(() => fs.remove(tmp).pipe(Effect.ignore)),
-          Effect.mapError(fail(stream, target, "renamed into place"))
-        )
-      )
+    /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
+    interface Staged<S, E> {
+      readonly result: Appended<S, E>
+      readonly finish: Effect.Effect<void, StoreError>
+    }
 
     /**
-     * Appends a batch and projects it, with the stream lock held. The temp projection and the journal line are
-     * written and fsynced in parallel (one disk flush instead of two); the rename happens only once both are durable.
+     * Writes a batch's journal line and its new projection (to a temp file). Both are fsynced in parallel, one disk
+     * flush instead of two; the projection is renamed into place only once both are durable, so a crash leaves either
+     * the old projection (repaired on load: it is one batch behind) or the new one, never a torn file.
      */
-    const commit = <S, E>(
-      stream: string,
-      codec: StreamCodec<S, E>,
-      stateBefore: S,
-      versionBefore: number,
-      events: ReadonlyArray<E>,
-      at: string
-    ): Effect.Effect<Appended<S, E>, StoreError> =>
-      Effect.gen(function* () {
-        const state = foldEvents(codec.evolve, stateBefore, events)
-        const version = versionBefore + events.length
-        const encoded = yield* Schema.encodeEither(Schema.Array(codec.events))(events).pipe(
-          Effect.mapError((e) => new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${oneLine(e.message)}` }))
-        )
-        const target = projectionPath(stream)
-        const rendered = target !== undefined && codec.text !== undefined ? codec.text.render(state) : undefined
-        const renderedBytes = rendered === undefined ? undefined : utf8.encode(rendered)
-        const line: JournalLine =
-          renderedBytes === undefined
-            ? { version, at, events: encoded as ReadonlyArray<unknown> }
-            : { version, at, events: encoded as ReadonlyArray<unknown>, projectionHash: sha256(renderedBytes) }
-        const jp = journalPath(stream)
-        const createdJournal = !(yield* fs.exists(jp).pipe(Effect.orElseSucceed(() => false)))
-        const [tmp] = yield* Effect.all(
-          [
-            target === undefined || renderedBytes === undefined ? Effect.succeed(undefined) : writeTemp(stream, target, renderedBytes),
-            appendDurably(stream, jp, utf8.encode(`${JSON.stringify(line)}\n`))
-          ],
-          { concurrency: 2, mode: "either" }
-        ).pipe(
-          Effect.flatMap(([t, j]) => {
-            // The journal decides: if its line failed, nothing happened; if only the projection failed, the next load repairs it.
-            if (Either.isLeft(j)) {
-              const cleanup = Either.isRight(t) && t.right !== undefined ? fs.remove(t.right).pipe(Effect.ignore) : Effect.void
-              return Effect.zipRight(cleanup, Effect.fail(j.left))
-            }
-            return Effect.succeed([Either.getOrUndefined(t)] as const)
-          })
-        )
-        if (createdJournal) yield* fsyncDir(stream, path.dirname(jp))
-        if (tmp !== undefined && target !== undefined) {
-          options.beforeProjectionRename?.(stream)
-          yield* fs.rename(tmp, target).pipe(
-            Effect.tapError(() => fs.remove(tmp).pipe(Effect.ignore)),
-            Effect.catchAll((e) => Effect.logWarning(`memory: ${rel(target)} will be repaired on next load: ${oneLine(e)}`))
-          )
-        }
-        return { state, batch: { version, at, events } }
-      })
-
-    const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
+    const stage = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string): Staged<S, E> => {
+      const state = foldEvents(codec.evolve, stateBefore, events)
+      const version = versionBefore + events.length
+      const encoded = Schema.encodeEither(Schema.Array(codec.events))(events)
+      if (Either.isLeft(encoded)) throw new Failure(new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}` }))
+      const target = projectionPath(stream)
+      const rendered = target !== undefined && codec.text !== undefined ? utf8.encode(codec.text.render(state)) : undefined
+      const line: JournalLine =
+        rendered === undefined
+          ? { version, at, events: encoded.right as ReadonlyArray<unknown> }
+          : { version, at, events: encoded.right as ReadonlyArray<unknown>, projectionHash: sha256(rendered) }
       const jp = journalPath(stream)
-      const acquire = Effect.gen(function* () {
-        const created = yield* ensureDir(stream, path.dirname(jp))
-        if (created) yield* fsyncDir(stream, dir).pipe(Effect.ignore)
-        return yield* Effect.tryPromise({
+      const createdJournal = !fs.existsSync(jp)
+      const temp = rendered !== undefined && target !== undefined ? io(stream, target, "written", () => Files.writeTemp(target, rendered)) : undefined
+      let journal: Files.Pending
+      try {
+        journal = io(stream, jp, "appended to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+      } catch (e) {
+        if (temp !== undefined) {
+          Files.closeQuietly(temp)
+          fs.rmSync(temp.path, { force: true })
+        }
+        throw e
+      }
+      const finish = Effect.gen(function* () {
+        const [t, j] = yield* Effect.all(
+          [
+            temp === undefined ? Effect.succeed(undefined) : Effect.either(Effect.tryPromise(() => Files.syncAndClose(temp))),
+            Effect.either(Effect.tryPromise(() => Files.syncAndClose(journal)))
+          ],
+          { concurrency: 2 }
+        )
+        // The journal decides: if its line is not durable the write failed; if only the projection failed, the
+        // next load sees a projection one batch behind and repairs it.
+        if (Either.isLeft(j)) {
+          if (temp !== undefined) fs.rmSync(temp.path, { force: true })
+          return yield* Effect.fail(storeError(stream, shown(jp), "synced", j.left.error))
+        }
+        yield* attempt(() => {
+          if (createdJournal) io(stream, path.dirname(jp), "synced", () => Files.fsyncDir(path.dirname(jp)))
+          if (temp === undefined || target === undefined) return
+          if (t !== undefined && Either.isLeft(t)) {
+            fs.rmSync(temp.path, { force: true })
+            return
+          }
+          options.beforeProjectionRename?.(stream)
+          try {
+            fs.renameSync(temp.path, target)
+          } catch {
+            fs.rmSync(temp.path, { force: true })
+          }
+        })
+      })
+      return { result: { state, batch: { version, at, events } }, finish }
+    }
+
+    const commit = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string) =>
+      Effect.flatMap(attempt(() => stage(stream, codec, stateBefore, versionBefore, events, at)), (s) => Effect.as(s.finish, s.result))
+
+    /** Takes the stream's cross-process lock, waiting with jittered back-off up to lockWaitMs for another holder. */
+    const acquireLock = (stream: string, jp: string) =>
+      Effect.suspend(() => {
+        try {
+          if (io(stream, path.dirname(jp), "created", () => Files.ensureDir(path.dirname(jp)))) io(stream, dir, "synced", () => Files.fsyncDir(dir))
+        } catch (e) {
+          return Effect.fail(e instanceof Failure ? e.error : e)
+        }
+        return Effect.try({
           try: () =>
-            lockfile.lock(jp, {
+            lockfile.lockSync(jp, {
               realpath: false,
               lockfilePath: `${jp}.lock`,
               // A lock whose holder died (the crash tests kill writers) is taken over after this long; critical
               // sections last milliseconds, and the holder refreshes the lock every second while it runs.
               stale: 4_000,
               update: 1_000,
-              retries: { retries: Math.max(1, Math.ceil(lockWaitMs / 50)), factor: 1.1, minTimeout: 2, maxTimeout: 50, randomize: true },
               onCompromised: () => {}
             }),
-          catch: fail(stream, `${jp}.lock`, "locked")
+          catch: (e) => e
         })
-      })
+      }).pipe(
+        Effect.retry({
+          while: (e) => (e as NodeJS.ErrnoException).code === "ELOCKED",
+          schedule: Schedule.exponential(Duration.millis(1), 1.5).pipe(
+            Schedule.union(Schedule.spaced(Duration.millis(40))),
+            Schedule.jittered,
+            Schedule.upTo(Duration.millis(lockWaitMs))
+          )
+        }),
+        Effect.mapError((e) => (e instanceof StoreError ? e : storeError(stream, shown(`${jp}.lock`), "locked", e)))
+      )
+
+    const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
+      const jp = journalPath(stream)
       return mutexFor(jp).withPermits(1)(
-        Effect.acquireUseRelease(acquire, () => effect, (release) => Effect.promise(() => release().catch(() => undefined)))
+        Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, (release) =>
+          Effect.sync(() => {
+            try {
+              release()
+            } catch {
+              // already released (compromised and taken over): nothing to undo
+            }
+          })
+        )
       )
     }
 
     /** Text of a projection a person touched. Invalid UTF-8 is kept byte for byte in a backup beside it. */
-    const adoptText = (stream: string, target: string, bytes: Uint8Array, version: number) =>
-      Effect.gen(function* () {
-        try {
-          return { text: strictUtf8.decode(bytes), note: undefined as string | undefined }
-        } catch {
-          const backup = `${target}.invalid-utf8-v${version}`
-          yield* fs.writeFile(backup, bytes, { mode: 0o600 }).pipe(Effect.mapError(fail(stream, backup, "written")))
-          return {
-            text: lossyUtf8.decode(bytes),
-            note: `${path.basename(target)} was not valid UTF-8; invalid bytes became U+FFFD, original kept in ${path.basename(backup)}`
-          }
+    const adoptText = (stream: string, target: string, bytes: Uint8Array, version: number) => {
+      try {
+        return { text: strictUtf8.decode(bytes), note: undefined as string | undefined }
+      } catch {
+        const backup = `${target}.invalid-utf8-v${version}`
+        io(stream, backup, "written", () => fs.writeFileSync(backup, bytes, { mode: 0o600 }))
+        return {
+          text: lossyUtf8.decode(bytes),
+          note: `${path.basename(target)} was not valid UTF-8; invalid bytes became U+FFFD, original kept in ${path.basename(backup)}`
         }
-      })
+      }
+    }
 
     /** Moves a partial last line (a crash during append) aside and cuts the journal back to its last whole batch. */
     const cutTornTail = (stream: string, p: string, tail: Tail) =>
-      Effect.gen(function* () {
-        const bytes = yield* fs.readFile(p).pipe(Effect.mapError(fail(stream, p, "read")))
-        yield* appendDurably(stream, `${p}.torn`, bytes.subarray(tail.complete))
-        yield* fs.truncate(p, tail.complete).pipe(Effect.mapError(fail(stream, p, "truncated")))
-        yield* Effect.scoped(Effect.flatMap(fs.open(p, { flag: "r+" }), (f) => f.sync)).pipe(Effect.mapError(fail(stream, p, "synced")))
-        yield* Effect.logWarning(
-          `memory: ${rel(p)} ended in a partial batch (a crash during a write); ${tail.size - tail.complete} bytes moved to ${rel(p)}.torn`
-        )
+      io(stream, p, "repaired", () => {
+        const bytes = fs.readFileSync(p)
+        const torn = Files.appendTo(`${p}.torn`, bytes.subarray(tail.complete))
+        fs.fsyncSync(torn.fd)
+        fs.closeSync(torn.fd)
+        fs.truncateSync(p, tail.complete)
+        const fd = fs.openSync(p, "r+")
+        fs.fsyncSync(fd)
+        fs.closeSync(fd)
+        return `memory: ${rel(p)} ended in a partial batch (a crash during a write); ${tail.size - tail.complete} bytes moved to ${rel(p)}.torn`
       })
 
-    const removeStrayTemps = (target: string) =>
-      fs.readDirectory(path.dirname(target)).pipe(
-        Effect.flatMap((names) =>
-          Effect.forEach(
-            names.filter((n) => n.startsWith(`.${path.basename(target)}.tmp-`)),
-            (n) => fs.remove(path.join(path.dirname(target), n)),
-            { discard: true }
-          )
-        ),
-        Effect.ignore
-      )
+    const removeStrayTemps = (target: string) => {
+      try {
+        const prefix = `.${path.basename(target)}.tmp-`
+        for (const n of fs.readdirSync(path.dirname(target))) if (n.startsWith(prefix)) fs.rmSync(path.join(path.dirname(target), n), { force: true })
+      } catch {
+        // best effort: a stray temp file is harmless
+      }
+    }
 
     /**
-     * The stream's true state with the lock held, repairing whatever a crash or a person left behind:
-     * a partial journal line, a projection one batch behind, a missing projection, a hand edit, or a directory
-     * with files but no journal (imported).
+     * The stream's true state with the lock held, repairing whatever a crash or a person left behind: a partial
+     * journal line, a projection one batch behind, a missing projection, a hand edit, or a directory with files but
+     * no journal (imported). Returns the staged write of any event it had to record, or the state as is.
      */
-    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>): Effect.Effect<Loaded<S, E>, StoreError> =>
+    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string) =>
       Effect.gen(function* () {
         const jp = journalPath(stream)
-        let tail = yield* readTail(stream, jp)
-        if (tail.complete < tail.size) {
-          yield* cutTornTail(stream, jp, tail)
-          tail = yield* readTail(stream, jp)
+        const warnings: Array<string> = []
+        const outcome = yield* attempt((): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
+          let tail = readTail(stream, jp)
+          if (tail.complete < tail.size) {
+            warnings.push(cutTornTail(stream, jp, tail))
+            tail = readTail(stream, jp)
+          }
+          const target = projectionPath(stream)
+          const text = codec.text
+          if (target === undefined || text === undefined) return { ...foldAll(stream, codec), recorded: [] }
+          const bytes = io(stream, target, "read", () => Files.readOptional(target))
+          const hash = bytes === undefined ? undefined : sha256(bytes)
+          if (tail.last !== undefined && hash === tail.last.projectionHash)
+            return { state: text.parse(strictUtf8.decode(bytes!)), version: tail.last.version, recorded: [] }
+          removeStrayTemps(target)
+          if (tail.last === undefined) {
+            if (bytes === undefined) return { state: codec.initialState, version: 0, recorded: [] }
+            const adopted = adoptText(stream, target, bytes, 0)
+            if (trimSpace(adopted.text) === "") return { state: codec.initialState, version: 0, recorded: [] }
+            return { staged: stage(stream, codec, codec.initialState, 0, text.imported(adopted.text, at), at) }
+          }
+          const full = foldAll(stream, codec)
+          if (bytes === undefined) {
+            // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
+            io(stream, target, "written", () => writeProjectionNow(target, text.render(full.state)))
+            return { ...full, recorded: [] }
+          }
+          const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
+          const mtime = io(stream, target, "read", () => Files.mtimeMs(target)) ?? 0
+          // One batch behind and not touched since the journal was: a crash between append and rename.
+          if (hash === prevHash && mtime <= tail.mtimeMs) {
+            io(stream, target, "written", () => writeProjectionNow(target, text.render(full.state)))
+            warnings.push(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
+            return { ...full, recorded: [] }
+          }
+          const adopted = adoptText(stream, target, bytes, tail.last.version)
+          return { staged: stage(stream, codec, full.state, full.version, text.editedExternally(adopted.text, full.state, at, adopted.note), at) }
+        })
+        for (const w of warnings) yield* Effect.logWarning(w)
+        if ("staged" in outcome) {
+          yield* outcome.staged.finish
+          const r = outcome.staged.result
+          return { state: r.state, version: r.batch.version, recorded: [r.batch] } satisfies Loaded<S, E>
         }
-        const target = projectionPath(stream)
-        const text = codec.text
-        if (target === undefined || text === undefined) return { ...(yield* foldAll(stream, codec)), recorded: [] }
-        yield* removeStrayTemps(target)
-        const bytes = yield* readOptional(stream, target)
-        const at = yield* nowIso
-        if (tail.last === undefined) {
-          if (bytes === undefined) return { state: codec.initialState, version: 0, recorded: [] }
-          const adopted = yield* adoptText(stream, target, bytes, 0)
-          if (trimSpace(adopted.text) === "") return { state: codec.initialState, version: 0, recorded: [] }
-          const events = text.imported(adopted.text, at)
-          const done = yield* commit(stream, codec, codec.initialState, 0, events, at)
-          return { state: done.state, version: done.batch.version, recorded: [done.batch] }
-        }
-        const last = tail.last
-        const hash = bytes === undefined ? undefined : sha256(bytes)
-        if (hash === last.projectionHash) return { state: text.parse(strictUtf8.decode(bytes!)), version: last.version, recorded: [] }
-        const full = yield* foldAll(stream, codec)
-        if (bytes === undefined) {
-          // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
-          yield* writeProjection(stream, target, text.render(full.state))
-          return { ...full, recorded: [] }
-        }
-        const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
-        const mtime = yield* fs.stat(target).pipe(
-          Effect.map((i) => Option_getTime(i.mtime)),
-          Effect.mapError(fail(stream, target, "read"))
-        )
-        // One batch behind and not touched since the journal was: a crash between append and rename.
-        if (hash === prevHash && mtime <= tail.mtimeMs) {
-          yield* writeProjection(stream, target, text.render(full.state))
-          yield* Effect.logWarning(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
-          return { ...full, recorded: [] }
-        }
-        const adopted = yield* adoptText(stream, target, bytes, last.version)
-        const events = text.editedExternally(adopted.text, full.state, at, adopted.note)
-        const done = yield* commit(stream, codec, full.state, full.version, events, at)
-        return { state: done.state, version: done.batch.version, recorded: [done.batch] }
+        return outcome
       })
 
+    /** Repairs write the projection durably in one go; they are rare, so no parallel trick is needed. */
+    const writeProjectionNow = (target: string, text: string) => {
+      const temp = Files.writeTemp(target, utf8.encode(text))
+      fs.fsyncSync(temp.fd)
+      fs.closeSync(temp.fd)
+      fs.renameSync(temp.path, target)
+    }
+
     /** Lock-free fast path: the projection's hash matches the journal's last batch, so the projection is the state. */
-    const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>) =>
-      Effect.gen(function* () {
-        const jp = journalPath(stream)
-        const tail = yield* readTail(stream, jp)
-        if (tail.complete < tail.size) return undefined
-        const target = projectionPath(stream)
-        const text = codec.text
-        if (target === undefined || text === undefined) {
-          if (!tail.exists) return { state: codec.initialState, version: 0, recorded: [] }
-          return undefined
-        }
-        const bytes = yield* readOptional(stream, target)
-        if (tail.last === undefined) {
-          if (bytes === undefined) return { state: codec.initialState, version: 0, recorded: [] }
-          return undefined
-        }
-        if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
-        const decoded = Either.try(() => strictUtf8.decode(bytes))
-        if (Either.isLeft(decoded)) return undefined
-        return { state: text.parse(decoded.right), version: tail.last.version, recorded: [] }
-      })
+    const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
+      const tail = readTail(stream, journalPath(stream))
+      if (tail.complete < tail.size) return undefined
+      const target = projectionPath(stream)
+      const text = codec.text
+      if (target === undefined || text === undefined) return tail.exists ? { ...foldAll(stream, codec), recorded: [] } : { state: codec.initialState, version: 0, recorded: [] }
+      const bytes = io(stream, target, "read", () => Files.readOptional(target))
+      if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+      if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
+      const decoded = Either.try(() => strictUtf8.decode(bytes))
+      return Either.isLeft(decoded) ? undefined : { state: text.parse(decoded.right), version: tail.last.version, recorded: [] }
+    }
+
+    const nowIso = Clock.currentTimeMillis.pipe(Effect.map((ms) => new Date(ms).toISOString()))
+
+    // Batches the store recorded while an append was refused (a hand edit found under the lock); the caller's
+    // retry loads again, and that load reports them, so the edit's lifecycle event is not lost.
+    const pending = new Map<string, Array<Batch<unknown>>>()
+    const takePending = <E>(stream: string): ReadonlyArray<Batch<E>> => {
+      const batches = pending.get(stream) ?? []
+      pending.delete(stream)
+      return batches as ReadonlyArray<Batch<E>>
+    }
 
     return EventStore.of({
       load: <S, E>(stream: string, codec: StreamCodec<S, E>) =>
         Effect.gen(function* () {
           yield* checkStream(stream)
-          const fast = yield* tryFastLoad(stream, codec)
-          if (fast !== undefined) return fast as Loaded<S, E>
-          // Without a projection to trust, fold the journal; repairs need the lock, plain folding does not.
-          if (projectionPath(stream) === undefined || codec.text === undefined) {
-            const tail = yield* readTail(stream, journalPath(stream))
-            if (tail.complete === tail.size) return { ...(yield* foldAll(stream, codec)), recorded: [] }
-          }
-          return yield* withLock(stream, reconcile(stream, codec))
+          const fast = yield* attempt(() => tryFastLoad(stream, codec))
+          const loaded = fast ?? (yield* withLock(stream, reconcile(stream, codec, yield* nowIso)))
+          const earlier = takePending<E>(stream)
+          return earlier.length === 0 ? loaded : { ...loaded, recorded: [...earlier, ...loaded.recorded] }
         }),
       read: (stream, codec, fromVersion = 0) =>
-        Effect.zipRight(
-          checkStream(stream),
-          Effect.map(readAll(stream, codec), (batches) => batches.filter((b) => b.version > fromVersion))
-        ),
+        Effect.zipRight(checkStream(stream), attempt(() => readAll(stream, codec).filter((b) => b.version > fromVersion))),
       append: <S, E>(stream: string, codec: StreamCodec<S, E>, expectedVersion: number, events: ReadonlyArray<E>, at: string) =>
         Effect.gen(function* () {
           yield* checkStream(stream)
           return yield* withLock(
             stream,
             Effect.gen(function* () {
-              const current = yield* reconcile(stream, codec)
-              if (current.version !== expectedVersion)
+              const current = yield* reconcile(stream, codec, at)
+              if (current.version !== expectedVersion) {
+                if (current.recorded.length > 0) pending.set(stream, [...(pending.get(stream) ?? []), ...current.recorded])
                 return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: current.version }))
+              }
               if (events.length === 0) return { state: current.state, batch: { version: current.version, at, events: [] } }
               return yield* commit(stream, codec, current.state, current.version, events, at)
             })
@@ -470,7 +477,5 @@ export const make = (options: DiskOptions) =>
     })
   })
 
-const Option_getTime = (o: { _tag: "Some"; value: Date } | { _tag: "None" }): number => (o._tag === "Some" ? o.value.getTime() : 0)
-
-/** The disk store; needs FileSystem and Path (NodeContext in production). */
+/** The disk store (node:fs; no platform services needed). */
 export const layer = (options: DiskOptions) => Layer.effect(EventStore, make(options))

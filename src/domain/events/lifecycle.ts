@@ -1,7 +1,7 @@
 import { Match } from "effect"
 import type { Batch } from "../kernel/Stream.js"
 import type { FactEvent, Target } from "../facts/schema.js"
-import { preview } from "../text/utf8.js"
+import { plural, preview } from "../text/utf8.js"
 
 /** Public event types: the spec's (facts §9) plus three that make hand edits and imports visible. */
 export type LifecycleType =
@@ -92,7 +92,7 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
     case "fact_consolidated":
       return `🧠 consolidated memory[${t}] (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
     case "facts_imported":
-      return `🧠 ⇣ memory[${t}] imported (${e.newCount ?? 0} entries)`
+      return `🧠 ⇣ memory[${t}] imported (${plural(e.newCount ?? 0, "entry", "entries")})`
     case "facts_edited_externally":
       return `🧠 ✎ memory[${t}] edited outside tmem (${e.count ?? 0} → ${e.newCount ?? 0} entries)${e.content ? `: ${cut(e.content)}` : ""}`
     case "facts_rewritten":

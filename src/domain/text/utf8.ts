@@ -74,3 +74,6 @@ const OUTER_SPACE = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "gu")
 
 /** Unicode whitespace trim exactly as Go's strings.TrimSpace, which odek applies to fact files and contents. */
 export const trimSpace = (s: string): string => s.replace(OUTER_SPACE, "")
+
+/** `1 entry`, `3 entries`. */
+export const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`

@@ -1,0 +1,47 @@
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fmt, median, nowMs, table } from "./stats.js"
+
+const BIN = path.resolve("dist/bin.js")
+const CACHE = path.resolve("dist/.cache")
+
+const time = (args: ReadonlyArray<string>) => {
+  const a = nowMs()
+  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] })
+  const b = nowMs()
+  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`)
+  return b - a
+}
+
+/** `tmem facts show` as a new process, against `node -e 0` measured alternately in the same run. */
+export const runColdStartBench = (runs = 25): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-cold-"))
+  try {
+    spawnSync(process.execPath, [BIN, "--dir", dir, "facts", "add", "user", "Prefers dark mode"])
+    const node: Array<number> = []
+    const warm: Array<number> = []
+    const cold: Array<number> = []
+    for (let i = 0; i < runs; i++) {
+      node.push(time(["-e", "0"]))
+      warm.push(time([BIN, "--dir", dir, "facts", "show"]))
+    }
+    for (let i = 0; i < 7; i++) {
+      fs.rmSync(CACHE, { recursive: true, force: true })
+      cold.push(time([BIN, "--dir", dir, "facts", "show"]))
+    }
+    time([BIN, "--dir", dir, "facts", "show"]) // leave a cache behind
+    const base = median(node)
+    const row = (name: string, xs: ReadonlyArray<number>, target: string) => [name, fmt(median(xs)), `${(median(xs) / base).toFixed(2)}×`, target]
+    return table(`Cold start: a new process running \`tmem facts show\` (${runs} runs each, alternating; medians)`, ["command", "median", "ratio to node -e 0", "target"], [
+      ["node -e 0 (baseline)", fmt(base), "1.00×", ""],
+      row("tmem facts show (code cache present, the usual case)", warm, `≤ 4×: ${median(warm) / base <= 4 ? "met" : "NOT met"}`),
+      row("tmem facts show (first run after install: no code cache)", cold, "")
+    ])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(runColdStartBench())

@@ -1,0 +1,11 @@
+import { Logger, LogLevel } from "effect"
+
+/** Warnings (repairs the store made, fallbacks) as one plain line on stderr; debug noise stays out. */
+export const cliLogger = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ logLevel, message }) => {
+    if (LogLevel.lessThan(logLevel, LogLevel.Warning)) return
+    const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+    process.stderr.write(`tmem: ${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ${text.replace(/^memory: /, "")}\n`)
+  })
+)

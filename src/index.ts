@@ -1,0 +1,24 @@
+/**
+ * tiered-memory for Effect users: the ports, the adapters that implement them, and the handlers that use them.
+ * Compose `liveLayer({ dir, config })` (disk store, local embedder) or your own layers, then run the handlers.
+ */
+export * as DiskEventStore from "./adapters/disk/DiskEventStore.js"
+export { loadConfigFile } from "./adapters/disk/configFile.js"
+export { liveLayer, type LiveOptions } from "./adapters/live.js"
+export * as MemoryEventStore from "./adapters/memory/MemoryEventStore.js"
+export * as Notifiers from "./adapters/notify/Notifiers.js"
+export * as RpEmbedder from "./adapters/rp/RpEmbedder.js"
+export { lifecycleHistory, type Cursor } from "./app/events.js"
+export { addFact, factStats, loadFacts, parseTarget, readFacts, removeFact, replaceFact, rewriteFacts, type AddOutcome, type FactStats } from "./app/facts.js"
+export { dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, parseToolArgs, runMemoryTool, type ToolResult } from "./app/memoryTool.js"
+export { memoryBlock, readout } from "./app/prompt.js"
+export { Settings } from "./app/Settings.js"
+export { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "./domain/config/MemoryConfig.js"
+export { formatLifecycle, type LifecycleEvent, type LifecycleType } from "./domain/events/lifecycle.js"
+export * from "./domain/facts/errors.js"
+export { FactEvent, type FactFileState, Target } from "./domain/facts/schema.js"
+export { renderMemoryBlock } from "./domain/facts/promptBlock.js"
+export { scanContent, scanForWrite, type Finding } from "./domain/scan/index.js"
+export { EmbedFailed, Embedder, type EmbeddingSpace } from "./ports/Embedder.js"
+export { EventStore, StoreError, VersionConflict } from "./ports/EventStore.js"
+export { Notifier } from "./ports/Notifier.js"
