@@ -1,4 +1,5 @@
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { FIELD_LIMIT, FieldTooLong } from "../domain/facts/errors.js"
 import type { Target } from "../domain/facts/schema.js"
 import { goQuote, plural, preview, utf8Bytes } from "../domain/text/utf8.js"
 import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
@@ -37,8 +38,6 @@ export const MUTATING_ACTIONS: ReadonlySet<string> = new Set([
   "reject_pending_review"
 ])
 
-/** Largest mutating field, in UTF-8 bytes: an approver must be able to see every field in full. */
-export const FIELD_LIMIT = 2048
 const BOUNDED_FIELDS = ["content", "old_text", "target", "atom_id", "pending_id", "atom_type"] as const
 
 export const MemoryToolArgs = Schema.Struct({
@@ -70,20 +69,27 @@ export const parseToolArgs = (json: string): Either.Either<MemoryToolArgs, strin
   } catch (e) {
     return Either.left(`invalid arguments: ${e instanceof Error ? e.message : String(e)}`)
   }
-  return Schema.decodeUnknownEither(MemoryToolArgs)(value).pipe(
-    Either.mapLeft((e) => `invalid arguments: ${e.message.replace(/\s+/g, " ").trim()}`)
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return Either.left("invalid arguments: expected a JSON object such as {\"action\":\"stats\",\"target\":\"user\"}")
+  return Schema.decodeUnknownEither(MemoryToolArgs, { errors: "first" })(value).pipe(
+    Either.mapLeft((e) => {
+      const issue = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
+      const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `
+      return `invalid arguments: ${where}${(issue?.message ?? e.message).replace(/\s+/g, " ").trim()}`
+    })
   )
 }
 
-/** The 2,048-byte rule, checked before anything else on a mutating call. */
+export { FIELD_LIMIT }
+
+/** The 2,048-byte rule, checked before anything else on a mutating call (the tool names every bounded field). */
 export const fieldBoundError = (args: MemoryToolArgs): string | undefined => {
   if (!MUTATING_ACTIONS.has(args.action)) return undefined
   for (const field of BOUNDED_FIELDS) {
     const v = args[field]
     if (v === undefined) continue
     const n = utf8Bytes(v)
-    if (n > FIELD_LIMIT)
-      return `${field} is ${n} bytes; memory writes are limited to ${FIELD_LIMIT} bytes per field so the approval can show them in full — split it into smaller entries`
+    if (n > FIELD_LIMIT) return new FieldTooLong({ field, bytes: n }).message
   }
   return undefined
 }

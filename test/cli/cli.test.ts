@@ -42,8 +42,9 @@ describe("tmem tool", () => {
 
   const refusals: ReadonlyArray<[string, string, RegExp]> = [
     ["malformed JSON", "{bad", /^invalid arguments: /],
-    ["not an object", "[1,2]", /^invalid arguments: /],
-    ["a field of the wrong type", '{"action":"add","target":"user","content":5}', /^invalid arguments: /],
+    ["not an object", "[1,2]", /^invalid arguments: expected a JSON object/],
+    ["a field of the wrong type", '{"action":"add","target":"user","content":5}', /^invalid arguments: content: Expected string, actual 5$/],
+    ["a missing action", '{"target":"user"}', /^invalid arguments: action: is missing$/],
     ["unknown action", '{"action":"frobnicate"}', /^unknown action: "frobnicate"$/],
     ["episodes as an add target", '{"action":"add","target":"episodes","content":"x"}', /^memory: invalid target "episodes" \(must be 'user' or 'env'\)$/],
     ["missing stats target", '{"action":"stats"}', /^target is required for stats/],
@@ -180,11 +181,16 @@ describe("tmem prompt, events, errors", () => {
     follower.stdout.on("data", (c) => (out += c))
     await new Promise((r) => setTimeout(r, 400))
     await tmem(["--dir", d, "facts", "add", "env", "Redis 7 on port 6380"])
+    await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])
     const deadline = Date.now() + 10_000
-    while (!out.includes("Redis 7") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    while (!out.includes("Prefers tabs") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    // several polling rounds later, each event has still been printed exactly once
+    await new Promise((r) => setTimeout(r, 800))
     follower.kill()
-    const line = JSON.parse(out.trim().split("\n")[0]!)
-    expect(line).toMatchObject({ type: "fact_added", target: "env", content: "Redis 7 on port 6380", stream: "facts/env", version: 1 })
+    const lines = out.trim().split("\n").map((l) => JSON.parse(l))
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatchObject({ type: "fact_added", target: "env", content: "Redis 7 on port 6380", stream: "facts/env", version: 1 })
+    expect(lines[1]).toMatchObject({ type: "fact_added", target: "user", content: "Prefers tabs", stream: "facts/user", version: 1 })
   })
 
   it("a config error names the key on one line and exits 1", async () => {

@@ -12,6 +12,8 @@ import { type Cursor, lifecycleHistory } from "../../app/events.js"
 import { capOf, loadFacts, parseTarget, rewriteFacts } from "../../app/facts.js"
 import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { memoryBlock } from "../../app/prompt.js"
+import { Settings } from "../../app/Settings.js"
+import { MemoryDisabled } from "../../domain/facts/errors.js"
 import { runDemo } from "./demo.js"
 import { globalOptions, type Globals } from "./globals.js"
 import { type Output, Refused, refuse, report } from "./output.js"
@@ -50,7 +52,7 @@ const tool = Command.make(
           const parsed = parseToolArgs(text)
           if (Either.isLeft(parsed)) return yield* Effect.fail({ message: parsed.left })
           const result = yield* dispatchMemoryTool(parsed.right)
-          // The tool's own JSON is the result: for an agent host, `--json` output is exactly what the model would see.
+          // `--json` wraps the tool's own result object: {"ok":true,"result":{"success":true,…}}.
           if (!result.success) return yield* Effect.fail({ message: result.error })
           return { text: typeof result.message === "string" ? result.message : "", json: result }
         })
@@ -130,6 +132,7 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
       g,
       Effect.gen(function* () {
         const t = yield* target(raw)
+        if (!(yield* Settings).enabled) return yield* Effect.fail(new MemoryDisabled())
         const fs = yield* FileSystem.FileSystem
         const loaded = yield* loadFacts(t)
         const original = renderEntries(loaded.state.entries)
@@ -198,10 +201,11 @@ const events = Command.make(
         g,
         Effect.gen(function* () {
           let cursor: Cursor = {}
+          // suspend, so every round reads from the cursor the previous round left
           yield* Effect.repeat(
-            Effect.tap(print(cursor), (c) => Effect.sync(() => void (cursor = c))),
+            Effect.suspend(() => print(cursor)).pipe(Effect.tap((next) => Effect.sync(() => void (cursor = next)))),
             Schedule.spaced("250 millis")
-          ).pipe(Effect.zipRight(Effect.never))
+          )
           return { text: "", json: null }
         })
       )

@@ -19,7 +19,15 @@ export const loadConfigFile = (path: string | undefined, required: boolean, env:
         (e) => !required && e._tag === "SystemError" && e.reason === "NotFound",
         () => Effect.succeed(undefined)
       ),
-      Effect.mapError((e) => new ConfigInvalid({ text: `config: cannot read ${path}: ${oneLine(e)}` }))
+      Effect.mapError((e) => {
+        const why =
+          e._tag === "SystemError" && e.reason === "NotFound"
+            ? "no such file; check --config or $TMEM_CONFIG"
+            : e._tag === "SystemError" && e.reason === "PermissionDenied"
+              ? "permission denied"
+              : oneLine(e)
+        return new ConfigInvalid({ text: `config: cannot read ${path}: ${why}` })
+      })
     )
     if (text === undefined) return DEFAULT_CONFIG
     let json: unknown

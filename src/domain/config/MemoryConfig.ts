@@ -192,13 +192,39 @@ const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
   return `config: ${key === "" ? "(top level)" : key} ${what.replace(/\s+/g, " ")}`
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** `null` means "not set", as in odek's Go loader; a section that is not an object is named as the problem. */
+const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
+  const invalid = (what: string) => Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
+  if (!isObject(json)) return invalid("the file")
+  const out: Record<string, unknown> = { ...json }
+  for (const key of ["memory", "embedding"] as const) {
+    const section = out[key]
+    if (section === undefined || section === null) {
+      delete out[key]
+      continue
+    }
+    if (!isObject(section)) return invalid(key)
+    const cleaned: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(section)) {
+      if (v === null) continue
+      if (k === "embedding" && !isObject(v)) return invalid(`${key}.embedding`)
+      cleaned[k] = k === "embedding" ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null)) : v
+    }
+    out[key] = cleaned
+  }
+  return Either.right(out)
+}
+
 /** Decodes a parsed config document; the error names the first offending key on one line. */
 export const decodeConfig = (
   json: unknown,
   env: Readonly<Record<string, string | undefined>> = {}
 ): Either.Either<MemoryConfig, ConfigInvalid> =>
-  Schema.decodeUnknownEither(ConfigFile, { onExcessProperty: "error", errors: "first" })(json).pipe(
+  Either.flatMap(withoutNulls(json), (clean) => Schema.decodeUnknownEither(ConfigFile, { onExcessProperty: "error", errors: "first" })(clean)).pipe(
     Either.mapLeft((error) => {
+      if (error instanceof ConfigInvalid) return error
       const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
       const first = issues[0]
       return new ConfigInvalid({ text: first === undefined ? "config: invalid" : `${describe(first)}; fix it in the config file` })

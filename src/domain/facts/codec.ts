@@ -14,11 +14,22 @@ export const parseEntries = (text: string): ReadonlyArray<string> => {
 export const renderEntries = (entries: ReadonlyArray<string>): string => entries.join(SEPARATOR)
 
 /**
- * What a reader of the rendered file sees. Entries that came from a hand edit may start or end with blanks; once
- * such an entry becomes the first or last one, a re-read trims it, so state is kept in the re-read form.
+ * What a reader of the rendered file sees, in a form that later writes cannot disturb. Entries from a hand edit may
+ * start or end with blanks (a re-read trims them once they are first or last) or end in a dangling `\n§` (which
+ * would fuse with the next separator and swallow the following entry's start): both are settled here, so the
+ * state is always exactly what a re-read of its own file gives, and appending never changes earlier entries.
  */
-export const canonicalEntries = (entries: ReadonlyArray<string>): ReadonlyArray<string> =>
-  parseEntries(renderEntries(entries))
+export const canonicalEntries = (entries: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let current = parseEntries(renderEntries(entries))
+  for (;;) {
+    const settled = current.map((e) => (DANGLING_SEPARATOR.test(e) ? e.replace(DANGLING_SEPARATOR, "") : e))
+    const next = parseEntries(renderEntries(settled))
+    if (next.length === current.length && next.every((e, i) => e === current[i])) return current
+    current = next
+  }
+}
+
+const DANGLING_SEPARATOR = /(\n§)+$/u
 
 /** Bytes the file takes: entries plus one separator between each pair. */
 export const usedBytes = (entries: ReadonlyArray<string>): number => {

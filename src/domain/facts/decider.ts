@@ -18,6 +18,8 @@ import {
   EmptyField,
   EntryChanged,
   type FactError,
+  FIELD_LIMIT,
+  FieldTooLong,
   InvalidContent,
   MemoryDisabled,
   NoMatch
@@ -119,6 +121,18 @@ const replaceCapError = (target: Target, cap: number, entries: ReadonlyArray<str
     ].join("\n")
   })
 
+const mergeCapError = (target: Target, cap: number, entries: ReadonlyArray<string>, index: number, total: number) =>
+  new CapExceeded({
+    target,
+    cap,
+    used: usedBytes(entries),
+    text: [
+      `memory: adding entry would exceed cap (${cap} chars) once merged into entry [${index + 1}] (file would be ${total} chars); current: ${usedBytes(entries)}, max: ${cap}.`,
+      entryIndex(entries),
+      EVICTION_GUIDANCE
+    ].join("\n")
+  })
+
 /** Size of the file after putting `text` at `index` in place of the entry there. */
 const usedAfterReplace = (entries: ReadonlyArray<string>, index: number, text: string) =>
   usedBytes(entries) - utf8Bytes(entries[index]!) + utf8Bytes(text)
@@ -141,7 +155,7 @@ const decideMerge = (
   if (Either.isLeft(validate(content))) return undefined
   const cap = policy.caps[cmd.target]
   const total = usedAfterReplace(state.entries, probe.index, content)
-  if (total > cap) return Either.left(replaceCapError(cmd.target, cap, state.entries, total))
+  if (total > cap) return Either.left(mergeCapError(cmd.target, cap, state.entries, probe.index, total))
   return Either.right([
     FactMerged.make({
       target: cmd.target,
@@ -155,11 +169,33 @@ const decideMerge = (
   ])
 }
 
+/**
+ * The 2,048-byte rule for the fields an agent supplies (DESIGN §5.7). A person's `tmem facts edit` is not
+ * bounded: legacy entries may be longer and stay editable.
+ */
+const fieldTooLong = (command: FactCommand): FieldTooLong | undefined => {
+  const fields: ReadonlyArray<readonly [string, string]> =
+    command._tag === "AddFact"
+      ? [["content", command.content]]
+      : command._tag === "ReplaceFact"
+        ? [["old_text", command.oldText], ["content", command.content]]
+        : command._tag === "RemoveFact"
+          ? [["old_text", command.oldText]]
+          : []
+  for (const [field, value] of fields) {
+    const bytes = utf8Bytes(value)
+    if (bytes > FIELD_LIMIT) return new FieldTooLong({ field, bytes })
+  }
+  return undefined
+}
+
 /** Decisions for one fact file. Time and the merge probe arrive inside the command. */
 export const decideFact =
   (policy: FactPolicy) =>
   (command: FactCommand, state: FactFileState): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
     if (!policy.enabled) return Either.left(new MemoryDisabled())
+    const tooLong = fieldTooLong(command)
+    if (tooLong !== undefined) return Either.left(tooLong)
     const cap = policy.caps[command.target]
     switch (command._tag) {
       case "AddFact": {

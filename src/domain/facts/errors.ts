@@ -68,6 +68,19 @@ export class CapExceeded extends Schema.TaggedError<CapExceeded>()("CapExceeded"
   }
 }
 
+/** Largest mutating field, in UTF-8 bytes: an approver must be able to see every field in full. */
+export const FIELD_LIMIT = 2048
+
+/** A mutating field over FIELD_LIMIT bytes; refused before any other check. */
+export class FieldTooLong extends Schema.TaggedError<FieldTooLong>()("FieldTooLong", {
+  field: Schema.String,
+  bytes: Schema.Number
+}) {
+  override get message() {
+    return `${this.field} is ${this.bytes} bytes; memory writes are limited to ${FIELD_LIMIT} bytes per field so the approval can show them in full — split it into smaller entries`
+  }
+}
+
 /** The entry an approver saw is no longer the entry `old_text` selects. */
 export class EntryChanged extends Schema.TaggedError<EntryChanged>()("EntryChanged", {}) {
   override get message() {
@@ -76,6 +89,7 @@ export class EntryChanged extends Schema.TaggedError<EntryChanged>()("EntryChang
 }
 
 export type FactError =
+  | FieldTooLong
   | MemoryDisabled
   | InvalidTarget
   | EmptyField

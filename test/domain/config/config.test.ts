@@ -22,6 +22,12 @@ describe("config", () => {
     expect(c.mergeOnWrite).toBe(false)
   })
 
+  it("null means not set, as in odek's loader", () => {
+    const c = Either.getOrThrow(decode({ memory: { facts_limit_user: null, merge_on_write: null, embedding: { model: null } }, embedding: null }))
+    expect(c.factsLimitUser).toBe(4000)
+    expect(c.mergeOnWrite).toBe(true)
+  })
+
   it("consolidate_at_cap_pct: explicit 0 disables, negative disables, above 99 is 99", () => {
     expect(Either.getOrThrow(decode({ memory: { consolidate_at_cap_pct: 0 } })).consolidateAtCapPct).toBe(0)
     expect(Either.getOrThrow(decode({ memory: { consolidate_at_cap_pct: -5 } })).consolidateAtCapPct).toBe(0)
@@ -39,7 +45,9 @@ describe("config", () => {
     expect(error({ memory: { facts_limt_user: 10 } })).toBe("config: memory.facts_limt_user is not a known key; fix it in the config file")
     expect(error({ memory: { facts_limit_env: 2.5 } })).toBe("config: memory.facts_limit_env must be a whole number; fix it in the config file")
     expect(error({ memory: { embedding: { dims: "x" } } })).toMatch(/^config: memory\.embedding\.dims /)
-    expect(error({ memory: 3 })).toMatch(/^config: memory /)
+    expect(error({ memory: 3 })).toBe("config: memory must be a JSON object; fix it in the config file")
+    expect(error([1])).toBe("config: the file must be a JSON object; fix it in the config file")
+    expect(error({ memory: { embedding: "x" } })).toBe("config: memory.embedding must be a JSON object; fix it in the config file")
     for (const m of [error({ memory: { enabled: "yes" } }), error({ memory: { facts_limt_user: 1 } })]) expect(m).not.toContain("\n")
   })
 

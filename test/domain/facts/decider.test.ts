@@ -175,3 +175,25 @@ describe("RewriteFacts (tmem facts edit)", () => {
     expect(r.reduce(evolveFact, state).entries).toEqual(["first", "second"])
   })
 })
+
+describe("the 2,048-byte field bound", () => {
+  it("refuses an agent's field over 2,048 UTF-8 bytes before anything else, and allows exactly 2,048", () => {
+    expect(message(decide(add("—".repeat(683)), initialFactFile))).toBe(
+      "content is 2049 bytes; memory writes are limited to 2048 bytes per field so the approval can show them in full — split it into smaller entries"
+    )
+    expect(Either.isRight(decide(add("é".repeat(1024)), initialFactFile))).toBe(true)
+    expect(message(decide({ _tag: "RemoveFact", target: "user", oldText: "x".repeat(2049), at }, given("x")))).toMatch(/^old_text is 2049 bytes/)
+    // a legacy entry longer than the bound stays selectable by a short old_text
+    const legacy = given("L".repeat(3000))
+    expect(Either.isRight(decide({ _tag: "RemoveFact", target: "user", oldText: "LLL", at }, legacy))).toBe(true)
+  })
+})
+
+describe("a merge that would overflow the cap", () => {
+  it("is refused as an add, naming the entry it would merge into", () => {
+    const policy = { ...DEFAULT_FACT_POLICY, caps: { user: 40, env: 40 } }
+    const r = decideFact(policy)(add("Uses vim with the helix keymap plugin", { index: 0, similarity: 0.9 }), given("Uses vim daily"))
+    expect(message(r)).toContain("memory: adding entry would exceed cap (40 chars) once merged into entry [1]")
+    expect(message(r)).toContain('[1] 14c "Uses vim daily"')
+  })
+})
