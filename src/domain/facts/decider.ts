@@ -88,6 +88,13 @@ export const selectEntry = (
   return Either.left(new AmbiguousMatch({ oldText, count: containing.length }))
 }
 
+/** The entry a replace or remove acts on; with an approval, only if it is still the entry the approver saw. */
+const selectForChange = (entries: ReadonlyArray<string>, oldText: string, expectedEntry: string | undefined) =>
+  Either.flatMap(selectEntry(entries, oldText), (index): Either.Either<{ index: number; previous: string }, NoMatch | AmbiguousMatch | EntryChanged> => {
+    const previous = entries[index]!
+    return expectedEntry !== undefined && expectedEntry !== previous ? Either.left(new EntryChanged()) : Either.right({ index, previous })
+  })
+
 const validate = (text: string): Either.Either<string, InvalidContent | ContentRejected> => {
   const problem = entryProblem(text)
   if (problem !== undefined) return Either.left(new InvalidContent({ reason: problem }))
@@ -218,12 +225,9 @@ export const decideFact =
         if (oldText === "") return Either.left(new EmptyField({ field: "old_text" }))
         const valid = validate(content)
         if (Either.isLeft(valid)) return Either.left(valid.left)
-        const selected = selectEntry(state.entries, oldText)
+        const selected = selectForChange(state.entries, oldText, command.expectedEntry)
         if (Either.isLeft(selected)) return Either.left(selected.left)
-        const index = selected.right
-        const previous = state.entries[index]!
-        if (command.expectedEntry !== undefined && command.expectedEntry !== previous)
-          return Either.left(new EntryChanged())
+        const { index, previous } = selected.right
         const total = usedAfterReplace(state.entries, index, content)
         if (total > cap) return Either.left(replaceCapError(command.target, cap, state.entries, total))
         return Either.right([
@@ -233,12 +237,9 @@ export const decideFact =
       case "RemoveFact": {
         const oldText = trimSpace(command.oldText)
         if (oldText === "") return Either.left(new EmptyField({ field: "old_text" }))
-        const selected = selectEntry(state.entries, oldText)
+        const selected = selectForChange(state.entries, oldText, command.expectedEntry)
         if (Either.isLeft(selected)) return Either.left(selected.left)
-        const index = selected.right
-        const previous = state.entries[index]!
-        if (command.expectedEntry !== undefined && command.expectedEntry !== previous)
-          return Either.left(new EntryChanged())
+        const { index, previous } = selected.right
         return Either.right([
           FactRemoved.make({ target: command.target, index, previous, selector: oldText, at: command.at })
         ])
