@@ -240,23 +240,20 @@ export const make = (options: DiskOptions) =>
         throw e
       }
       const finish = Effect.gen(function* () {
-        const [t, j] = yield* Effect.all(
-          [
-            temp === undefined ? Effect.succeed(undefined) : Effect.either(Effect.tryPromise(() => Files.syncAndClose(temp))),
-            Effect.either(Effect.tryPromise(() => Files.syncAndClose(journal)))
-          ],
-          { concurrency: 2 }
+        // One promise for both flushes: they run side by side in the thread pool.
+        const [t, j] = yield* Effect.promise(() =>
+          Promise.allSettled([temp === undefined ? Promise.resolve() : Files.syncAndClose(temp), Files.syncAndClose(journal)])
         )
         // The journal decides: if its line is not durable the write failed; if only the projection failed, the
         // next load sees a projection one batch behind and repairs it.
-        if (Either.isLeft(j)) {
+        if (j.status === "rejected") {
           if (temp !== undefined) fs.rmSync(temp.path, { force: true })
-          return yield* Effect.fail(storeError(stream, shown(jp), "synced", j.left.error))
+          return yield* Effect.fail(storeError(stream, shown(jp), "synced", j.reason))
         }
         yield* attempt(() => {
           if (createdJournal) io(stream, path.dirname(jp), "synced", () => Files.fsyncDir(path.dirname(jp)))
           if (temp === undefined || target === undefined) return
-          if (t !== undefined && Either.isLeft(t)) {
+          if (t.status === "rejected") {
             fs.rmSync(temp.path, { force: true })
             return
           }
