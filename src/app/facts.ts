@@ -87,14 +87,17 @@ export type AddOutcome =
 /** AddFact with merge-on-write. */
 export const addFact = Effect.fn("addFact")(function* (target: Target, content: string) {
   const config = yield* Settings
+  const decide = decideFact(factPolicy(config))
   const trimmed = trimSpace(content)
   const result = yield* execute(target, (state, at) =>
     Effect.gen(function* () {
-      const probe =
-        config.mergeOnWrite && config.enabled && state.entries.length > 0 && trimmed !== "" && !state.entries.includes(trimmed)
-          ? yield* probeMerge(state.entries, trimmed)
-          : undefined
-      return { _tag: "AddFact", target, content, at, probe } as const
+      const plain = { _tag: "AddFact", target, content, at } as const
+      // Ask the embedder only about a fact that would be stored: refused text (a credential, an injection) is
+      // never sent to an embedding endpoint, and duplicates cost nothing. A cap refusal may still become a merge.
+      const withoutProbe = decide(plain, state)
+      const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
+      const probe = config.mergeOnWrite && state.entries.length > 0 && worthProbing ? yield* probeMerge(state.entries, trimmed) : undefined
+      return { ...plain, probe }
     })
   )
   const e = result.events[0]
