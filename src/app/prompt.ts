@@ -4,19 +4,21 @@ import { readFacts } from "./facts.js"
 import { Settings } from "./Settings.js"
 
 /**
- * The memory block for a session's system prompt, rendered from the files as they are now. Hosts call this once
- * at session start and keep the text (the frozen snapshot, DESIGN §5.1); `buffer` is the live Tier 2 section.
+ * Session start (DESIGN §5.1): reads the fact files once and returns a renderer of the memory block that keeps
+ * them frozen, so the system prompt stays byte-identical for the session (prefix caching) while writes land on
+ * disk and show next session. The buffer (Tier 2) is live: pass the current lines on every call.
  */
-export const memoryBlock = Effect.fn("memoryBlock")(function* (buffer: ReadonlyArray<string> = []) {
+export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
   const config = yield* Settings
   const { user, env } = yield* readFacts()
-  return renderMemoryBlock({
-    enabled: config.enabled,
-    user,
-    env,
-    caps: { user: config.factsLimitUser, env: config.factsLimitEnv },
-    buffer: config.bufferEnabled ? buffer : []
-  })
+  const caps = { user: config.factsLimitUser, env: config.factsLimitEnv }
+  return (buffer: ReadonlyArray<string> = []): string =>
+    renderMemoryBlock({ enabled: config.enabled, user, env, caps, buffer: config.bufferEnabled ? buffer : [] })
+})
+
+/** The memory block rendered from the files as they are now. */
+export const memoryBlock = Effect.fn("memoryBlock")(function* (buffer: ReadonlyArray<string> = []) {
+  return (yield* freezeMemoryBlock())(buffer)
 })
 
 /** The `read` action's text. */

@@ -3,7 +3,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { addFact, factStats, loadFacts, removeFact, replaceFact } from "../../src/app/facts.js"
-import { memoryBlock } from "../../src/app/prompt.js"
+import { freezeMemoryBlock, memoryBlock } from "../../src/app/prompt.js"
 import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import { EmbedFailed, Embedder } from "../../src/ports/Embedder.js"
 import { appLayer } from "../support/app.js"
@@ -133,4 +133,20 @@ describe("what reaches the embedder", () => {
       expect(seen).toEqual(["Redis 7 listens on 6380"])
     }).pipe(Effect.provide(Layer.merge(appLayer(), recording)))
   })
+})
+
+describe("the frozen memory block", () => {
+  it.effect("keeps the facts of session start while the buffer stays live", () =>
+    Effect.gen(function* () {
+      yield* addFact("user", "Prefers tabs")
+      const render = yield* freezeMemoryBlock()
+      yield* addFact("user", "Uses helix")
+      const block = render(["12:00  user  hello"])
+      expect(block).toContain("Prefers tabs")
+      expect(block).not.toContain("Uses helix")
+      expect(block).toContain("── Current Session ──\n12:00  user  hello\n")
+      expect(render([])).toBe(render([]))
+      expect(yield* memoryBlock()).toContain("Uses helix")
+    }).pipe(Effect.provide(appLayer()))
+  )
 })

@@ -210,7 +210,22 @@ describe("tmem prompt, events, errors", () => {
     const r = await tmem(["--dir", path.join(d, "file", "mem"), "facts", "add", "user", "x y z"])
     expect(r.code).toBe(1)
     expect(r.stderr.trimEnd()).not.toContain("\n")
-    expect(r.stderr).toContain("is not a directory")
+    expect(r.stderr).toContain("not a directory")
+  })
+
+  // Root may write anywhere, so the permission case runs the CLI as an unprivileged user (CI here runs as root).
+  const canDropPrivileges = process.getuid?.() === 0 && fs.existsSync("/usr/bin/setpriv")
+  it.runIf(canDropPrivileges)("a directory this user may not write is one line naming the path, the cause and the fix", async () => {
+    const d = fresh()
+    fs.chmodSync(d, 0o755)
+    const { spawnSync } = await import("node:child_process")
+    const r = spawnSync("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, path.resolve("dist/bin.js"), "--dir", path.join(d, "mem"), "facts", "add", "user", "Prefers tabs"], {
+      encoding: "utf8",
+      env: { ...process.env, HOME: "/tmp", TMEM_DIR: "", TMEM_CONFIG: "" }
+    })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`memory: cannot create ${path.join(d, "mem", "journal", "facts")}: permission denied; fix the permissions or choose another --dir (EACCES)\n`)
+    expect(fs.existsSync(path.join(d, "mem"))).toBe(false)
   })
 
   it("usage errors exit 2", async () => {

@@ -228,10 +228,10 @@ export const make = (options: DiskOptions) =>
           : { version, at, events: encoded.right as ReadonlyArray<unknown>, projectionHash: sha256(rendered) }
       const jp = journalPath(stream)
       const createdJournal = !fs.existsSync(jp)
-      const temp = rendered !== undefined && target !== undefined ? io(stream, target, "written", () => Files.writeTemp(target, rendered)) : undefined
+      const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
       let journal: Files.Pending
       try {
-        journal = io(stream, jp, "appended to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+        journal = io(stream, jp, "append to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
       } catch (e) {
         if (temp !== undefined) {
           Files.closeQuietly(temp)
@@ -248,10 +248,10 @@ export const make = (options: DiskOptions) =>
         // next load sees a projection one batch behind and repairs it.
         if (j.status === "rejected") {
           if (temp !== undefined) fs.rmSync(temp.path, { force: true })
-          return yield* Effect.fail(storeError(stream, shown(jp), "synced", j.reason))
+          return yield* Effect.fail(storeError(stream, shown(jp), "sync", j.reason))
         }
         yield* attempt(() => {
-          if (createdJournal) io(stream, path.dirname(jp), "synced", () => Files.fsyncDir(path.dirname(jp)))
+          if (createdJournal) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
           if (temp === undefined || target === undefined) return
           if (t.status === "rejected") {
             fs.rmSync(temp.path, { force: true })
@@ -275,7 +275,7 @@ export const make = (options: DiskOptions) =>
     const acquireLock = (stream: string, jp: string) =>
       Effect.suspend(() => {
         try {
-          if (io(stream, path.dirname(jp), "created", () => Files.ensureDir(path.dirname(jp)))) io(stream, dir, "synced", () => Files.fsyncDir(dir))
+          if (io(stream, path.dirname(jp), "create", () => Files.ensureDir(path.dirname(jp)))) io(stream, dir, "sync", () => Files.fsyncDir(dir))
         } catch (e) {
           return Effect.fail(e instanceof Failure ? e.error : e)
         }
@@ -301,7 +301,7 @@ export const make = (options: DiskOptions) =>
             Schedule.upTo(Duration.millis(lockWaitMs))
           )
         }),
-        Effect.mapError((e) => (e instanceof StoreError ? e : storeError(stream, shown(`${jp}.lock`), "locked", e)))
+        Effect.mapError((e) => (e instanceof StoreError ? e : storeError(stream, shown(`${jp}.lock`), "lock", e)))
       )
 
     const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
@@ -325,7 +325,7 @@ export const make = (options: DiskOptions) =>
         return { text: strictUtf8.decode(bytes), note: undefined as string | undefined }
       } catch {
         const backup = `${target}.invalid-utf8-v${version}`
-        io(stream, backup, "written", () => fs.writeFileSync(backup, bytes, { mode: 0o600 }))
+        io(stream, backup, "write", () => fs.writeFileSync(backup, bytes, { mode: 0o600 }))
         return {
           text: lossyUtf8.decode(bytes),
           note: `${path.basename(target)} was not valid UTF-8; invalid bytes became U+FFFD, original kept in ${path.basename(backup)}`
@@ -335,7 +335,7 @@ export const make = (options: DiskOptions) =>
 
     /** Moves a partial last line (a crash during append) aside and cuts the journal back to its last whole batch. */
     const cutTornTail = (stream: string, p: string, tail: Tail) =>
-      io(stream, p, "repaired", () => {
+      io(stream, p, "repair", () => {
         const bytes = fs.readFileSync(p)
         const torn = Files.appendTo(`${p}.torn`, bytes.subarray(tail.complete))
         fs.fsyncSync(torn.fd)
@@ -388,14 +388,14 @@ export const make = (options: DiskOptions) =>
           const full = foldAll(stream, codec)
           if (bytes === undefined) {
             // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
-            io(stream, target, "written", () => writeProjectionNow(target, text.render(full.state)))
+            io(stream, target, "write", () => writeProjectionNow(target, text.render(full.state)))
             return { ...full, recorded: [] }
           }
           const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
           const mtime = io(stream, target, "read", () => Files.mtimeMs(target)) ?? 0
           // One batch behind and not touched since the journal was: a crash between append and rename.
           if (hash === prevHash && mtime <= tail.mtimeMs) {
-            io(stream, target, "written", () => writeProjectionNow(target, text.render(full.state)))
+            io(stream, target, "write", () => writeProjectionNow(target, text.render(full.state)))
             warnings.push(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
             return { ...full, recorded: [] }
           }

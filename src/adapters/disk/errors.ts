@@ -1,33 +1,32 @@
-import type { PlatformError } from "@effect/platform/Error"
 import { StoreError } from "../../ports/EventStore.js"
 
 const codeOf = (e: unknown): string | undefined => {
+  const direct = (e as { code?: unknown } | undefined)?.code
+  if (typeof direct === "string") return direct
   const cause = (e as { cause?: { code?: unknown } } | undefined)?.cause
-  if (cause && typeof cause.code === "string") return cause.code
-  const code = (e as { code?: unknown } | undefined)?.code
-  return typeof code === "string" ? code : undefined
+  return cause && typeof cause.code === "string" ? cause.code : undefined
 }
 
-const HINTS: Record<string, string> = {
-  EACCES: "is not writable by this user; fix its permissions or choose another --dir",
-  EPERM: "is not writable by this user; fix its permissions or choose another --dir",
-  EROFS: "is on a read-only file system; choose another --dir",
-  ENOTDIR: "is not a directory (a path component is a regular file); choose another --dir",
-  ENOSPC: "cannot be written: the disk is full; free space and retry",
-  EDQUOT: "cannot be written: disk quota exceeded; free space and retry",
-  EISDIR: "is a directory where a file was expected; move it aside and retry",
-  ELOCKED: "is locked by another tmem process that did not finish in time; retry"
+/** What each common error means for a person, and what to do about it. */
+const REASONS: Record<string, string> = {
+  EACCES: "permission denied; fix the permissions or choose another --dir",
+  EPERM: "operation not permitted; fix the permissions or choose another --dir",
+  EROFS: "the file system is read-only; choose another --dir",
+  ENOTDIR: "a part of the path is a regular file, not a directory; choose another --dir",
+  ENOSPC: "the disk is full; free space and retry",
+  EDQUOT: "the disk quota is exhausted; free space and retry",
+  EISDIR: "it is a directory where a file belongs; move it aside and retry",
+  ELOCKED: "another tmem process held the lock for too long; retry"
 }
 
-/** A storage failure as one line naming the path, the cause and what to do about it. */
-export const storeError = (stream: string, path: string, action: string, e: unknown): StoreError => {
+/** A storage failure as one line: what could not be done to which path, why, and what to do about it. */
+export const storeError = (stream: string, path: string, verb: string, e: unknown): StoreError => {
   const code = codeOf(e)
-  const hint = code !== undefined ? HINTS[code] : undefined
-  const detail = hint ?? `could not be ${action}: ${oneLine(e)}`
-  return new StoreError({ stream, text: `memory: ${path} ${detail}${code !== undefined && hint !== undefined ? ` (${code})` : ""}` })
+  const reason = code !== undefined && REASONS[code] !== undefined ? `${REASONS[code]} (${code})` : oneLine(e)
+  return new StoreError({ stream, text: `memory: cannot ${verb} ${path}: ${reason}` })
 }
 
 export const oneLine = (e: unknown): string => {
-  const m = e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as PlatformError).message) : String(e)
+  const m = e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
   return m.replace(/\s+/g, " ").trim()
 }
