@@ -23,6 +23,16 @@ const bareWrite = async (file: string, bytes: Buffer) => {
   await fsp.rename(tmp, file)
 }
 
+/** The fastest way to write the same bytes durably: every call synchronous. */
+const bareWriteSync = (file: string, bytes: Buffer) => {
+  const tmp = `${file}.tmp`
+  const fd = fs.openSync(tmp, "w", 0o600)
+  fs.writeSync(fd, bytes)
+  fs.fsyncSync(fd)
+  fs.closeSync(fd)
+  fs.renameSync(tmp, file)
+}
+
 /** The same two writes tmem makes (journal line + projection), durably, with no lock, no reads, no decision. */
 const bareTwoFiles = async (file: string, journal: string, bytes: Buffer, line: Buffer) => {
   const tmp = `${file}.tmp`
@@ -46,6 +56,7 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
   const ours: Array<number> = []
   const base: Array<number> = []
   const two: Array<number> = []
+  const sync: Array<number> = []
   const bareJournal = path.join(dir, "bare.jsonl")
   try {
     // A realistic steady state: an env file half full of ordinary facts; each round adds one new fact (timed)
@@ -65,10 +76,13 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
       const d = nowMs()
       await bareTwoFiles(bare, bareJournal, bytes, line)
       const e = nowMs()
+      bareWriteSync(bare, bytes)
+      const f = nowMs()
       if (i >= 30) {
         ours.push(b - a)
         base.push(d - c)
         two.push(e - d)
+        sync.push(f - e)
       }
       await runtime.runPromise(removeFact("env", fact))
     }
@@ -82,8 +96,9 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
     ["operation", "p50", "p90", "ratio (p50)", "target"],
     [
       ["baseline: write temp + fsync + rename (fs/promises)", fmt(median(base)), fmt(percentile(base, 90)), "1.00×", ""],
+      ["the same, every call synchronous (fastest here)", fmt(median(sync)), fmt(percentile(sync, 90)), `${(median(sync) / median(base)).toFixed(2)}×`, ""],
       ["same bytes as tmem writes: journal line + projection, parallel fsync, rename (no lock)", fmt(median(two)), fmt(percentile(two, 90)), `${(median(two) / median(base)).toFixed(2)}×`, ""],
-      ["tmem add: lock, journal + projection fsync, rename, merge probe", fmt(median(ours)), fmt(percentile(ours, 90)), `${ratio.toFixed(2)}×`, `≤ 1.5×: ${ratio <= 1.5 ? "met" : "NOT met"}`]
+      ["tmem add: lock, journal + projection fsync, rename, merge probe", fmt(median(ours)), fmt(percentile(ours, 90)), `${ratio.toFixed(2)}× (${(median(ours) / median(sync)).toFixed(2)}× the synchronous one)`, `≤ 1.5×: ${ratio <= 1.5 ? "met" : "NOT met"}`]
     ]
   )
 }

@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import lockfile from "proper-lockfile"
 import { foldEvents } from "../../domain/kernel/Decider.js"
-import { type Batch, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
+import { type Batch, batchCodec, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { oneLine, storeError } from "./errors.js"
@@ -180,7 +180,7 @@ export const make = (options: DiskOptions) =>
     const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> => {
       const p = journalPath(stream)
       const lines = completeLines(io(stream, p, "read", () => Files.readOptional(p)))
-      const decodeEvents = Schema.decodeUnknownEither(Schema.Array(codec.events))
+      const decodeEvents = batchCodec(codec).decode
       const batches: Array<Batch<E>> = []
       let version = 0
       for (const [i, text] of lines.entries()) {
@@ -218,7 +218,7 @@ export const make = (options: DiskOptions) =>
     const stage = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string): Staged<S, E> => {
       const state = foldEvents(codec.evolve, stateBefore, events)
       const version = versionBefore + events.length
-      const encoded = Schema.encodeEither(Schema.Array(codec.events))(events)
+      const encoded = batchCodec(codec).encode(events)
       if (Either.isLeft(encoded)) throw new Failure(new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}` }))
       const target = projectionPath(stream)
       const rendered = target !== undefined && codec.text !== undefined ? utf8.encode(codec.text.render(state)) : undefined

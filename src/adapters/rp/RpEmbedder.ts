@@ -17,6 +17,13 @@ const bounded = <K, V>() => {
   }
 }
 
+/** A compact exact key for a row sequence: one UTF-16 code unit per row while rows fit, else decimal. */
+const sequenceKey = (indices: Int32Array): string => {
+  if (indices.length > 4096) return indices.join(",")
+  for (const i of indices) if (i > 0xffff) return indices.join(",")
+  return String.fromCharCode(...indices)
+}
+
 /**
  * The local default: random projections fitted on the corpus of each call, Go-compatible (`rp/<D>`). No network,
  * never fails. An instance remembers token streams by text and vectors by row sequence: a vector depends only on
@@ -35,7 +42,7 @@ export const make = (dims = 256) => {
         return texts.map((t) => {
           const indices = rowIndices(model, streamOf(t))
           // callers get their own copy: a cached vector must never be written through
-          return vectors(indices.join(","), () => embedRows(model, indices)).slice()
+          return vectors(sequenceKey(indices), () => embedRows(model, indices)).slice()
         })
       })
   })

@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import { type Either, type ParseResult, Schema } from "effect"
 
 /**
  * How a store keeps one kind of stream: the fold that rebuilds its state and the schema of its events. Stores
@@ -35,3 +35,22 @@ export interface Batch<E> {
 /** Stream names are lowercase path-like words (`facts/user`, `session/20260101-ab12`); no `..`, no leading slash. */
 export const isValidStreamName = (stream: string): boolean =>
   /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)*$/.test(stream) && !stream.includes("..")
+
+const batchCodecs = new WeakMap<object, { readonly encode: (events: ReadonlyArray<unknown>) => Either.Either<unknown, ParseResult.ParseError>; readonly decode: (json: unknown) => Either.Either<ReadonlyArray<unknown>, ParseResult.ParseError> }>()
+
+/**
+ * Encoder and decoder of a batch of a codec's events, built once per codec: schema construction is far more
+ * expensive than running it, and stores run it on every write.
+ */
+export const batchCodec = <S, E>(codec: StreamCodec<S, E>) => {
+  let c = batchCodecs.get(codec)
+  if (c === undefined) {
+    const batch = Schema.Array(codec.events)
+    c = { encode: Schema.encodeEither(batch) as never, decode: Schema.decodeUnknownEither(batch) as never }
+    batchCodecs.set(codec, c)
+  }
+  return c as {
+    readonly encode: (events: ReadonlyArray<E>) => Either.Either<unknown, ParseResult.ParseError>
+    readonly decode: (json: unknown) => Either.Either<ReadonlyArray<E>, ParseResult.ParseError>
+  }
+}

@@ -68,12 +68,28 @@ export const goQuote = (s: string): string => {
   return `${out}"`
 }
 
-// Go's unicode.IsSpace: JS `\s` minus U+FEFF, plus U+0085.
-const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
-const OUTER_SPACE = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "gu")
+// Go's unicode.IsSpace: JS `\s` minus U+FEFF, plus U+0085. All are single UTF-16 code units.
+const isGoSpace = (c: number): boolean =>
+  c === 0x20 ||
+  (c >= 0x09 && c <= 0x0d) ||
+  c === 0x85 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000
 
 /** Unicode whitespace trim exactly as Go's strings.TrimSpace, which odek applies to fact files and contents. */
-export const trimSpace = (s: string): string => s.replace(OUTER_SPACE, "")
+export const trimSpace = (s: string): string => {
+  let start = 0
+  let end = s.length
+  while (start < end && isGoSpace(s.charCodeAt(start))) start++
+  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--
+  return start === 0 && end === s.length ? s : s.slice(start, end)
+}
 
 /** `1 entry`, `3 entries`. */
 export const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`

@@ -79,3 +79,18 @@ describe("fact file codec", () => {
     expect(trimSpace("\ufeffx")).toBe("\ufeffx")
   })
 })
+
+describe("trimSpace", () => {
+  it("strips exactly Go's space set from both ends", () => {
+    const goSpaces = ["\t", "\n", "\v", "\f", "\r", " ", "\u0085", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...goSpaces, "\ufeff", "x", "é", "\u200b")), (chars) => {
+        const s = chars.join("")
+        // reference: the regular-expression definition of the same set
+        const ref = s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, "")
+        expect(trimSpace(s)).toBe(ref)
+      }),
+      { numRuns: 3000 }
+    )
+  })
+})
