@@ -79,9 +79,12 @@ describe("several processes on one directory", () => {
     const dir = tempMemoryDir()
     dirs.push(dir)
     const acknowledged: Array<string> = []
-    for (const [round, delay] of [900, 1300, 1700, 2100].entries()) {
+    for (const [round, extra] of [0, 37, 113, 251].entries()) {
       const w = startAdder([dir, `round${round}`, "400"])
-      await new Promise((r) => setTimeout(r, delay))
+      // kill mid-stream: once the writer is demonstrably writing, after a further varying delay
+      const deadline = Date.now() + 30_000
+      while (w.acknowledged().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+      await new Promise((r) => setTimeout(r, extra))
       w.child.kill("SIGKILL")
       await w.done
       acknowledged.push(...w.acknowledged().map((i) => `round${round} fact ${i}`))
