@@ -4,7 +4,7 @@ import { bestMatch } from "../domain/embedding/index.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
 import { decideFact } from "../domain/facts/decider.js"
-import { InvalidTarget } from "../domain/facts/errors.js"
+import { type FactError, InvalidTarget } from "../domain/facts/errors.js"
 import type { FactCommand, FactEvent, FactFileState, MergeProbe, Target } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
@@ -51,9 +51,17 @@ const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(
  * Load → decide → append → notify, retried when another writer got in between. The probe (which may need the
  * network) runs before the lock is taken, on the state the decision is made on.
  */
+type Decide = (command: FactCommand, state: FactFileState) => Either.Either<ReadonlyArray<FactEvent>, FactError>
+
+/** A command for one state and instant; the plain case of `decision` below. */
+const decided =
+  (command: (at: string) => FactCommand) =>
+  (state: FactFileState, at: string, decide: Decide) =>
+    Effect.succeed(decide(command(at), state))
+
 const execute = (
   target: Target,
-  command: (state: FactFileState, at: string) => Effect.Effect<FactCommand, never, Embedder>,
+  decision: (state: FactFileState, at: string, decide: Decide) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder>,
   expectedVersion?: number
 ) => {
   const attempt = Effect.gen(function* () {
@@ -66,10 +74,11 @@ const execute = (
     if (expectedVersion !== undefined && loaded.version !== expectedVersion)
       return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))
     // Stamped after loading, so the event's time follows anything the load itself recorded.
-    const cmd = yield* command(loaded.state, yield* nowIso)
-    const events = yield* decide(cmd, loaded.state)
+    const at = yield* nowIso
+    const outcome = yield* decision(loaded.state, at, decide)
+    const events = yield* outcome
     if (events.length === 0) return { events, entries: loaded.state.entries }
-    const appended = yield* store.append(stream, codec, loaded.version, events, cmd.at)
+    const appended = yield* store.append(stream, codec, loaded.version, events, at)
     yield* notifyBatches(stream, [appended.batch])
     return { events, entries: appended.state.entries }
   })
@@ -87,17 +96,17 @@ export type AddOutcome =
 /** AddFact with merge-on-write. */
 export const addFact = Effect.fn("addFact")(function* (target: Target, content: string) {
   const config = yield* Settings
-  const decide = decideFact(factPolicy(config))
   const trimmed = trimSpace(content)
-  const result = yield* execute(target, (state, at) =>
+  const result = yield* execute(target, (state, at, decide) =>
     Effect.gen(function* () {
       const plain = { _tag: "AddFact", target, content, at } as const
       // Ask the embedder only about a fact that would be stored: refused text (a credential, an injection) is
       // never sent to an embedding endpoint, and duplicates cost nothing. A cap refusal may still become a merge.
       const withoutProbe = decide(plain, state)
       const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
-      const probe = config.mergeOnWrite && state.entries.length > 0 && worthProbing ? yield* probeMerge(state.entries, trimmed) : undefined
-      return { ...plain, probe }
+      if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return withoutProbe
+      const probe = yield* probeMerge(state.entries, trimmed)
+      return probe === undefined ? withoutProbe : decide({ ...plain, probe }, state)
     })
   )
   const e = result.events[0]
@@ -117,16 +126,12 @@ export const replaceFact = Effect.fn("replaceFact")(function* (
   content: string,
   expectedEntry?: string
 ) {
-  const result = yield* execute(target, (_, at) =>
-    Effect.succeed({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry } as const)
-  )
+  const result = yield* execute(target, decided((at) => ({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry })))
   return { entries: result.entries, content: trimSpace(content) }
 })
 
 export const removeFact = Effect.fn("removeFact")(function* (target: Target, oldText: string, expectedEntry?: string) {
-  const result = yield* execute(target, (_, at) =>
-    Effect.succeed({ _tag: "RemoveFact", target, oldText, at, expectedEntry } as const)
-  )
+  const result = yield* execute(target, decided((at) => ({ _tag: "RemoveFact", target, oldText, at, expectedEntry })))
   return { entries: result.entries }
 })
 
@@ -135,7 +140,7 @@ export const removeFact = Effect.fn("removeFact")(function* (target: Target, old
  * `expectedVersion` (the version the editor opened), a file that changed meanwhile is a VersionConflict.
  */
 export const rewriteFacts = Effect.fn("rewriteFacts")(function* (target: Target, text: string, expectedVersion?: number) {
-  const result = yield* execute(target, (_, at) => Effect.succeed({ _tag: "RewriteFacts", target, text, at } as const), expectedVersion)
+  const result = yield* execute(target, decided((at) => ({ _tag: "RewriteFacts", target, text, at })), expectedVersion)
   return { entries: result.entries, changed: result.events.length > 0 }
 })
 

@@ -21,7 +21,6 @@ import { type Output, Refused, refuse, report } from "./output.js"
 const tmem = Command.make("tmem", globalOptions)
 
 const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
-const target = (raw: string) => Either.mapLeft(parseTarget(raw), (e) => e)
 
 /** A tool call's result as command output; a refusal becomes the command's error. */
 const toolOutput = (result: ToolResult): Effect.Effect<Output, { readonly message: string }> =>
@@ -51,10 +50,8 @@ const tool = Command.make(
           const text = json === "-" ? yield* readStdin : json
           const parsed = parseToolArgs(text)
           if (Either.isLeft(parsed)) return yield* Effect.fail({ message: parsed.left })
-          const result = yield* dispatchMemoryTool(parsed.right)
           // `--json` wraps the tool's own result object: {"ok":true,"result":{"success":true,…}}.
-          if (!result.success) return yield* Effect.fail({ message: result.error })
-          return { text: typeof result.message === "string" ? result.message : "", json: result }
+          return yield* callTool(parsed.right)
         })
       )
     )
@@ -70,7 +67,7 @@ const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ 
     report(
       g,
       Effect.gen(function* () {
-        const targets = Option.isSome(raw) ? [yield* target(raw.value)] : TARGETS
+        const targets = Option.isSome(raw) ? [yield* parseTarget(raw.value)] : TARGETS
         const files = yield* Effect.forEach(targets, (t) =>
           Effect.map(Effect.all([loadFacts(t), capOf(t)]), ([l, cap]) => ({ t, entries: l.state.entries, cap }))
         )
@@ -131,7 +128,7 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
     report(
       g,
       Effect.gen(function* () {
-        const t = yield* target(raw)
+        const t = yield* parseTarget(raw)
         if (!(yield* Settings).enabled) return yield* Effect.fail(new MemoryDisabled())
         const fs = yield* FileSystem.FileSystem
         const loaded = yield* loadFacts(t)

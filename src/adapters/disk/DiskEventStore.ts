@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Either, Layer, Schedule, Schema } from "effect"
+import { Duration, Effect, Either, Layer, Schedule, Schema } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -7,6 +7,7 @@ import { foldEvents } from "../../domain/kernel/Decider.js"
 import { type Batch, batchCodec, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
 import * as Files from "./files.js"
 
@@ -433,7 +434,6 @@ export const make = (options: DiskOptions) =>
       return Either.isLeft(decoded) ? undefined : { state: text.parse(decoded.right), version: tail.last.version, recorded: [] }
     }
 
-    const nowIso = Clock.currentTimeMillis.pipe(Effect.map((ms) => new Date(ms).toISOString()))
 
     // Batches the store recorded while an append was refused (a hand edit found under the lock); the caller's
     // retry loads again, and that load reports them, so the edit's lifecycle event is not lost.

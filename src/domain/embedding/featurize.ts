@@ -4,6 +4,8 @@
  * N* vs Nd) and the Go embedding space depends on exactly that, so neither stage may be folded into the other.
  */
 
+import { utf8Bytes } from "../text/utf8.js"
+
 // Only two code points lower-case differently under JS's full, context-sensitive mapping than under Go's per-rune
 // simple mapping: İ (full mapping "i̇", simple "i") and Σ (final-sigma rule gives ς, simple gives σ). Mapping them
 // first makes `toLowerCase` context-free and equal to Go's `unicode.ToLower` rune by rune, at native speed.
@@ -32,35 +34,22 @@ export const bigrams = (normalized: string): string => {
 /** odek's featurizer, applied to corpus texts and queries alike so both live in one feature space. */
 export const featurize = (text: string): string => bigrams(normalize(text))
 
-const utf8Length = (s: string): number => {
-  let n = 0
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 0x80) n += 1
-    else if (c < 0x800) n += 2
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4 // a surrogate pair is one supplementary code point; tokens hold only letters/digits, never lone halves
-      i++
-    } else n += 3
-  }
-  return n
-}
 
 /**
  * go-vector's tokenizer: lower-case, split on anything that is neither a letter (L*) nor a decimal digit (Nd), drop
  * tokens under 2 UTF-8 bytes. So `_` splits bigrams back into words and single ASCII characters never count.
  */
 export const tokenize = (text: string): Array<string> =>
-  lowerSimple(text).split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Length(t) >= 2)
+  lowerSimple(text).split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Bytes(t) >= 2)
 
 const LETTERS_AND_DIGITS_ONLY = /^[\p{L}\p{Nd}]+$/u
 
 const wordTokens = (word: string): ReadonlyArray<string> =>
   LETTERS_AND_DIGITS_ONLY.test(word)
-    ? utf8Length(word) >= 2
+    ? utf8Bytes(word) >= 2
       ? [word]
       : []
-    : word.split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Length(t) >= 2)
+    : word.split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Bytes(t) >= 2)
 
 /**
  * Exactly `tokenize(featurize(text))`, in the same order, without building the bigram strings: a bigram `a_b`
