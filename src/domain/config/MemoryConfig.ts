@@ -15,6 +15,19 @@ export const EmbeddingSection = Schema.Struct({
   timeout_seconds: opt(Finite)
 })
 
+/** `llm` block: an OpenAI-compatible chat endpoint (Ollama, llama.cpp server, vLLM, LM Studio, OpenAI). */
+export const LlmSection = Schema.Struct({
+  provider: opt(Schema.Literal("openai", "none")),
+  base_url: opt(Schema.String),
+  model: opt(Schema.String),
+  api_key_env: opt(Schema.String),
+  timeout_seconds: opt(Finite),
+  max_retries: opt(Whole),
+  max_response_bytes: opt(Whole),
+  json_mode: opt(Schema.Boolean),
+  temperature: opt(Finite)
+})
+
 /** The `memory` section as written in a config file: every key optional, unknown keys refused. */
 export const MemorySection = Schema.Struct({
   enabled: opt(Schema.Boolean),
@@ -43,7 +56,7 @@ export const MemorySection = Schema.Struct({
 
 /** A whole config file. Only `memory` and `embedding` are ours; other sections (an odek config's) are left alone. */
 export const ConfigFile = Schema.Struct(
-  { memory: opt(MemorySection), embedding: opt(EmbeddingSection) },
+  { memory: opt(MemorySection), embedding: opt(EmbeddingSection), llm: opt(LlmSection) },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
 
@@ -54,6 +67,23 @@ export interface EmbeddingConfig {
   readonly apiKey: string
   readonly dims: number
   readonly timeoutSeconds: number
+}
+
+export interface LlmConfig {
+  /** `none` means no model: every LLM feature degrades as the spec says. */
+  readonly provider: "openai" | "none"
+  readonly baseUrl: string
+  readonly model: string
+  /** The environment variable holding the API key (never the key itself), or "" for none. */
+  readonly apiKeyEnv: string
+  /** The key read from that variable when the config was resolved; "" when unset. */
+  readonly apiKey: string
+  readonly timeoutSeconds: number
+  /** Further attempts after a 429, a 5xx or a connection error. */
+  readonly maxRetries: number
+  readonly maxResponseBytes: number
+  readonly jsonMode: boolean
+  readonly temperature: number
 }
 
 /** Resolved settings: every key has its value, defaults applied as the spec says. */
@@ -81,6 +111,7 @@ export interface MemoryConfig {
   readonly episodeTtlDays: number
   readonly autoApproveEpisodes: boolean
   readonly embedding: EmbeddingConfig
+  readonly llm: LlmConfig
 }
 
 export const DEFAULT_EMBEDDING: EmbeddingConfig = {
@@ -90,6 +121,19 @@ export const DEFAULT_EMBEDDING: EmbeddingConfig = {
   apiKey: "",
   dims: 0,
   timeoutSeconds: 10
+}
+
+export const DEFAULT_LLM: LlmConfig = {
+  provider: "none",
+  baseUrl: "",
+  model: "",
+  apiKeyEnv: "",
+  apiKey: "",
+  timeoutSeconds: 60,
+  maxRetries: 2,
+  maxResponseBytes: 1024 * 1024,
+  jsonMode: false,
+  temperature: 0
 }
 
 export const DEFAULT_CONFIG: MemoryConfig = {
@@ -113,7 +157,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   maxEpisodes: 500,
   episodeTtlDays: 0,
   autoApproveEpisodes: false,
-  embedding: DEFAULT_EMBEDDING
+  embedding: DEFAULT_EMBEDDING,
+  llm: DEFAULT_LLM
 }
 
 /** A config file that cannot be used: `message` is one line naming the key. */
@@ -149,6 +194,44 @@ const resolveEmbedding = (
   }
 }
 
+/** The model endpoint: a `base_url` selects the OpenAI-compatible adapter unless `provider` says `none`. */
+export const resolveLlm = (
+  section: typeof LlmSection.Type | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): LlmConfig => {
+  if (section === undefined) return DEFAULT_LLM
+  const d = DEFAULT_LLM
+  const baseUrl = expandEnv(section.base_url ?? "", env).replace(/\/+$/, "")
+  const apiKeyEnv = (section.api_key_env ?? "").trim()
+  return {
+    provider: section.provider ?? (baseUrl !== "" ? "openai" : "none"),
+    baseUrl,
+    model: (section.model ?? "").trim(),
+    apiKeyEnv,
+    apiKey: apiKeyEnv === "" ? "" : (env[apiKeyEnv] ?? "").trim(),
+    timeoutSeconds: positive(section.timeout_seconds, d.timeoutSeconds),
+    maxRetries: section.max_retries === undefined ? d.maxRetries : Math.max(0, section.max_retries),
+    maxResponseBytes: positive(section.max_response_bytes, d.maxResponseBytes),
+    jsonMode: section.json_mode ?? d.jsonMode,
+    temperature: section.temperature === undefined ? d.temperature : Math.max(0, section.temperature)
+  }
+}
+
+/** Why an LLM config cannot be used (one line naming the key), or undefined when it can. */
+export const llmProblem = (llm: LlmConfig): string | undefined => {
+  if (llm.provider === "none") return undefined
+  if (llm.baseUrl === "") return "llm.base_url is required for provider \"openai\" (e.g. http://localhost:11434/v1)"
+  let url: URL
+  try {
+    url = new URL(llm.baseUrl)
+  } catch {
+    return `llm.base_url ${JSON.stringify(llm.baseUrl)} is not a URL (e.g. http://localhost:11434/v1)`
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `llm.base_url must start with http:// or https:// (got ${url.protocol})`
+  if (llm.model === "") return "llm.model is required when llm.base_url is set (e.g. \"llama3.1\" for Ollama)"
+  return undefined
+}
+
 /** Defaults overlaid with the set keys, with the spec's rules for non-positive numbers and thresholds. */
 export const resolveConfig = (
   file: typeof ConfigFile.Type,
@@ -182,7 +265,8 @@ export const resolveConfig = (
     episodeTtlDays: positive(m.episode_ttl_days, d.episodeTtlDays),
     autoApproveEpisodes: m.auto_approve_episodes ?? d.autoApproveEpisodes,
     // memory.embedding, else the shared top-level block, else the local embedder.
-    embedding: resolveEmbedding(m.embedding ?? file.embedding, env)
+    embedding: resolveEmbedding(m.embedding ?? file.embedding, env),
+    llm: resolveLlm(file.llm, env)
   }
 }
 
@@ -199,7 +283,7 @@ const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
   const invalid = (what: string) => Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
   if (!isObject(json)) return invalid("the file")
   const out: Record<string, unknown> = { ...json }
-  for (const key of ["memory", "embedding"] as const) {
+  for (const key of ["memory", "embedding", "llm"] as const) {
     const section = out[key]
     if (section === undefined || section === null) {
       delete out[key]
@@ -229,7 +313,11 @@ export const decodeConfig = (
       const first = issues[0]
       return new ConfigInvalid({ text: first === undefined ? "config: invalid" : `${describe(first)}; fix it in the config file` })
     }),
-    Either.map((file) => resolveConfig(file, env))
+    Either.map((file) => resolveConfig(file, env)),
+    Either.flatMap((config) => {
+      const problem = llmProblem(config.llm)
+      return problem === undefined ? Either.right(config) : Either.left(new ConfigInvalid({ text: `config: ${problem}; fix it in the config file` }))
+    })
   )
 
 /** The fact decider's view of the settings. */

@@ -13,6 +13,7 @@ export type LifecycleType =
   | "facts_imported"
   | "facts_edited_externally"
   | "facts_rewritten"
+  | "facts_reverted"
   | "episode_stored"
   | "episode_deduped"
   | "episode_evicted"
@@ -39,6 +40,8 @@ export interface LifecycleEvent {
   readonly sessions?: ReadonlyArray<string>
   readonly similarity?: number
   readonly untrusted?: boolean
+  /** For facts_reverted: the version that was undone. */
+  readonly reverted?: number
 }
 
 /** Lifecycle events of one appended fact batch, in event order. `version` is that of each event. */
@@ -70,6 +73,19 @@ export const factLifecycle = (stream: string, batch: Batch<FactEvent>): Readonly
         type: "facts_rewritten" as const,
         count: e.previous.length,
         newCount: e.entries.length
+      }),
+      FactsConsolidated: (e) => ({
+        ...base,
+        type: "fact_consolidated" as const,
+        count: e.previous.length,
+        newCount: e.entries.length
+      }),
+      FactsReverted: (e) => ({
+        ...base,
+        type: "facts_reverted" as const,
+        count: e.previous.length,
+        newCount: e.entries.length,
+        reverted: e.reverted
       })
     })
   })
@@ -97,6 +113,8 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `🧠 ✎ memory[${t}] edited outside tmem (${e.count ?? 0} → ${e.newCount ?? 0} entries)${e.content ? `: ${cut(e.content)}` : ""}`
     case "facts_rewritten":
       return `🧠 ✎ memory[${t}] rewritten (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
+    case "facts_reverted":
+      return `🧠 ↶ memory[${t}] reverted version ${e.reverted ?? 0} (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
     case "episode_stored":
       return `💾 episode stored: ${e.sessionId ?? ""} ${cut(e.content)}`
     case "episode_deduped":

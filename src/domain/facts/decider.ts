@@ -1,7 +1,7 @@
 import { Either, Match } from "effect"
 import type { Decider } from "../kernel/Decider.js"
 import { rejectionMessage, scanForWrite } from "../scan/index.js"
-import { trimSpace, utf8Bytes } from "../text/utf8.js"
+import { goQuote, preview, trimSpace, utf8Bytes } from "../text/utf8.js"
 import {
   canonicalEntries,
   entryIndex,
@@ -11,9 +11,12 @@ import {
   SEPARATOR_BYTES,
   usedBytes
 } from "./codec.js"
+import { coverageProblem } from "./coverage.js"
 import {
   AmbiguousMatch,
   CapExceeded,
+  ConsolidationConflict,
+  ConsolidationRejected,
   ContentRejected,
   EmptyField,
   EntryChanged,
@@ -32,6 +35,8 @@ import {
   FactMerged,
   FactRemoved,
   FactReplaced,
+  FactsConsolidated,
+  FactsReverted,
   FactsRewritten,
   type MergeProbe,
   type Target
@@ -196,6 +201,86 @@ const fieldTooLong = (command: FactCommand): FieldTooLong | undefined => {
   return undefined
 }
 
+const sameEntries = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((e, i) => e === b[i])
+
+const rejected = (reason: ConsolidationRejected["reason"], text: string) => Either.left(new ConsolidationRejected({ reason, text }))
+
+/** DESIGN §5.4: the snapshot must still hold, every output entry must pass the write checks and the coverage rule. */
+const decideConsolidation = (
+  command: Extract<FactCommand, { _tag: "ApplyConsolidation" }>,
+  state: FactFileState,
+  cap: number
+): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
+  if (!sameEntries(state.entries, command.snapshot)) return Either.left(new ConsolidationConflict({ target: command.target }))
+  const entries = command.entries
+  if (entries.length === 0 || sameEntries(entries, state.entries)) return Either.right([])
+  if (entries.length > state.entries.length)
+    return rejected("invented", `memory: consolidation returned ${entries.length} entries for ${state.entries.length}; keeping existing entries`)
+  for (const entry of entries) {
+    const valid = validate(entry)
+    if (Either.isLeft(valid)) return rejected("unsafe", `memory: consolidated entry rejected: ${valid.left.message}; keeping existing entries`)
+  }
+  const problem = coverageProblem(state.entries, entries)
+  if (problem?.kind === "lost")
+    return rejected(
+      "lost",
+      `memory: consolidation would lose entry [${problem.index + 1}] ${goQuote(preview(problem.entry))} (no consolidated entry has ${problem.missing.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
+    )
+  if (problem?.kind === "invented")
+    return rejected(
+      "invented",
+      `memory: consolidated entry [${problem.index + 1}] adds words found in no original entry (${problem.words.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
+    )
+  const total = usedBytes(entries)
+  if (total > cap) return rejected("cap", `memory: consolidated entries (${total} chars) would exceed cap (${cap} chars); keeping existing entries`)
+  return Either.right([
+    FactsConsolidated.make({
+      target: command.target,
+      entries,
+      previous: state.entries,
+      trigger: command.trigger,
+      model: command.model,
+      at: command.at
+    })
+  ])
+}
+
+/**
+ * Undoing a whole-file change without losing what came after: the pre-image comes back (oldest first), followed
+ * by every current entry that is neither in the pre-image nor in the post-image the change produced.
+ */
+export const revertedEntries = (
+  current: ReadonlyArray<string>,
+  before: ReadonlyArray<string>,
+  after: ReadonlyArray<string>
+): ReadonlyArray<string> => {
+  const restored = new Set(before)
+  const produced = new Set(after)
+  return canonicalEntries([...before, ...current.filter((e) => !restored.has(e) && !produced.has(e))])
+}
+
+const decideRevert = (
+  command: Extract<FactCommand, { _tag: "RevertFacts" }>,
+  state: FactFileState,
+  cap: number
+): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
+  const entries = revertedEntries(state.entries, command.before, command.after)
+  if (sameEntries(entries, state.entries)) return Either.right([])
+  const total = usedBytes(entries)
+  if (total > cap)
+    return Either.left(
+      new CapExceeded({
+        target: command.target,
+        cap,
+        used: usedBytes(state.entries),
+        text: `memory: reverting version ${command.version} would make ${command.target} ${total} chars, over its cap (${cap} chars); remove entries first, then revert again`
+      })
+    )
+  return Either.right([
+    FactsReverted.make({ target: command.target, reverted: command.version, entries, previous: state.entries, at: command.at })
+  ])
+}
+
 /** Decisions for one fact file. Time and the merge probe arrive inside the command. */
 export const decideFact =
   (policy: FactPolicy) =>
@@ -269,6 +354,10 @@ export const decideFact =
           FactsRewritten.make({ target: command.target, entries, previous: state.entries, at: command.at })
         ])
       }
+      case "ApplyConsolidation":
+        return decideConsolidation(command, state, cap)
+      case "RevertFacts":
+        return decideRevert(command, state, cap)
     }
   }
 
@@ -281,7 +370,9 @@ export const evolveFact = (state: FactFileState, event: FactEvent): FactFileStat
     FactRemoved: (e) => ({ entries: canonicalEntries(state.entries.filter((_, i) => i !== e.index)) }),
     FactsImported: (e) => ({ entries: canonicalEntries(e.entries) }),
     FactsEditedExternally: (e) => ({ entries: canonicalEntries(e.entries) }),
-    FactsRewritten: (e) => ({ entries: canonicalEntries(e.entries) })
+    FactsRewritten: (e) => ({ entries: canonicalEntries(e.entries) }),
+    FactsConsolidated: (e) => ({ entries: canonicalEntries(e.entries) }),
+    FactsReverted: (e) => ({ entries: canonicalEntries(e.entries) })
   })
 
 export const factFileDecider = (

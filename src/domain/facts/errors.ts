@@ -88,6 +88,44 @@ export class EntryChanged extends Schema.TaggedError<EntryChanged>()("EntryChang
   }
 }
 
+/** The model's consolidation answer is not a JSON array of strings; the file is unchanged. */
+export class ConsolidationParseFailed extends Schema.TaggedError<ConsolidationParseFailed>()("ConsolidationParseFailed", {
+  detail: Schema.String
+}) {
+  override get message() {
+    return `memory: consolidate: failed to parse JSON response: ${this.detail}`
+  }
+}
+
+/**
+ * A consolidation result that may not replace the file: an entry fails the scan or the separator rule, an original
+ * entry is not covered, a new fact appears, or the result is over the cap. The whole pass is rejected.
+ */
+export class ConsolidationRejected extends Schema.TaggedError<ConsolidationRejected>()("ConsolidationRejected", {
+  reason: Schema.Literal("unsafe", "lost", "invented", "cap"),
+  text: Schema.String
+}) {
+  override get message() {
+    return this.text
+  }
+}
+
+/** The file changed between the snapshot the model saw and the apply; nothing was written. */
+export class ConsolidationConflict extends Schema.TaggedError<ConsolidationConflict>()("ConsolidationConflict", {
+  target: Schema.String
+}) {
+  override get message() {
+    return `memory: ${this.target} changed while consolidating; nothing written, every concurrent change kept — run consolidate again`
+  }
+}
+
+/** A revert that cannot be done as asked (unknown version, an event kind without a whole-file pre-image). */
+export class RevertRefused extends Schema.TaggedError<RevertRefused>()("RevertRefused", { text: Schema.String }) {
+  override get message() {
+    return this.text
+  }
+}
+
 export type FactError =
   | FieldTooLong
   | MemoryDisabled
@@ -99,3 +137,7 @@ export type FactError =
   | AmbiguousMatch
   | CapExceeded
   | EntryChanged
+  | ConsolidationParseFailed
+  | ConsolidationRejected
+  | ConsolidationConflict
+  | RevertRefused

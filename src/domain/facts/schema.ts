@@ -61,6 +61,30 @@ export const FactsRewritten = Schema.TaggedStruct("FactsRewritten", {
   at: Instant
 })
 
+/** Who asked for a consolidation pass. */
+export const ConsolidationTrigger = Schema.Literal("tool", "cli", "session_end", "cap")
+export type ConsolidationTrigger = typeof ConsolidationTrigger.Type
+
+/** A consolidation pass replaced the file; `previous` is the pre-image a revert restores. */
+export const FactsConsolidated = Schema.TaggedStruct("FactsConsolidated", {
+  target: Target,
+  entries: Schema.Array(Schema.String),
+  previous: Schema.Array(Schema.String),
+  trigger: ConsolidationTrigger,
+  /** The model that answered, for the audit trail. */
+  model: Schema.String,
+  at: Instant
+})
+/** A whole-file change (consolidation, rewrite, hand edit) undone; later changes are kept (docs/CONSOLIDATION.md). */
+export const FactsReverted = Schema.TaggedStruct("FactsReverted", {
+  target: Target,
+  /** The version of the event that was reverted. */
+  reverted: Schema.Number,
+  entries: Schema.Array(Schema.String),
+  previous: Schema.Array(Schema.String),
+  at: Instant
+})
+
 export const FactEvent = Schema.Union(
   FactAdded,
   FactMerged,
@@ -68,7 +92,9 @@ export const FactEvent = Schema.Union(
   FactRemoved,
   FactsImported,
   FactsEditedExternally,
-  FactsRewritten
+  FactsRewritten,
+  FactsConsolidated,
+  FactsReverted
 )
 export type FactEvent = typeof FactEvent.Type
 
@@ -102,12 +128,32 @@ export const RewriteFacts = Schema.TaggedStruct("RewriteFacts", {
   at: Instant
 })
 
+/** Apply a consolidation computed on `snapshot`: refused unless the file still holds exactly those entries. */
+export const ApplyConsolidation = Schema.TaggedStruct("ApplyConsolidation", {
+  target: Target,
+  snapshot: Schema.Array(Schema.String),
+  entries: Schema.Array(Schema.String),
+  trigger: ConsolidationTrigger,
+  model: Schema.String,
+  at: Instant
+})
+/** Undo the whole-file event at `version`, whose pre-image was `before` and post-image `after`. */
+export const RevertFacts = Schema.TaggedStruct("RevertFacts", {
+  target: Target,
+  version: Schema.Number,
+  before: Schema.Array(Schema.String),
+  after: Schema.Array(Schema.String),
+  at: Instant
+})
+
 /** Commands carry plain data; the merge probe and approval expectation ride alongside since they come from ports. */
 export type FactCommand =
   | (typeof AddFact.Type & { readonly probe?: MergeProbe | undefined })
   | (typeof ReplaceFact.Type & { readonly expectedEntry?: string | undefined })
   | (typeof RemoveFact.Type & { readonly expectedEntry?: string | undefined })
   | typeof RewriteFacts.Type
+  | typeof ApplyConsolidation.Type
+  | typeof RevertFacts.Type
 
 export interface FactFileState {
   readonly entries: ReadonlyArray<string>
