@@ -6,6 +6,8 @@ import * as path from "node:path"
 import * as DiskEventStore from "../src/adapters/disk/DiskEventStore.js"
 import { NodeFiles } from "../src/adapters/live.js"
 import * as Notifiers from "../src/adapters/notify/Notifiers.js"
+import * as NoneLlm from "../src/adapters/llm/NoneLlm.js"
+import { CapConsolidation } from "../src/app/CapConsolidation.js"
 import * as RpEmbedder from "../src/adapters/rp/RpEmbedder.js"
 import { addFact, removeFact } from "../src/app/facts.js"
 import { fullEnvFile } from "./rp.js"
@@ -49,6 +51,8 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
   const layer = Layer.mergeAll(
     DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles)),
     RpEmbedder.layer(256),
+    NoneLlm.layer,
+    CapConsolidation.disabled,
     Settings.layer({ ...DEFAULT_CONFIG, factsLimitEnv: 10_000_000 }),
     Notifiers.silent
   )

@@ -2,9 +2,11 @@ import { Effect, Layer } from "effect"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
+import { capConsolidationLayer } from "../app/consolidation.js"
 import { Settings } from "../app/Settings.js"
 import type { Notifier } from "../ports/Notifier.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
+import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
 import * as RpEmbedder from "./rp/RpEmbedder.js"
 
@@ -17,21 +19,30 @@ export interface LiveOptions {
   readonly lockWaitMs?: number
 }
 
-// The HTTP embedder arrives with the LLM adapters; until then a configured one is reported and the local one used.
+// The HTTP adapters (and undici behind them) load only when configured: the default start stays small and
+// opens no socket.
 const embedderFor = (config: MemoryConfig) =>
   config.embedding.provider === "http"
-    ? Layer.effectDiscard(
-        Effect.logWarning(`memory.embedding.provider "http" is not available in this build; using the local rp embedder (no network)`)
-      ).pipe(Layer.provideMerge(RpEmbedder.layer(256)))
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/HttpEmbedder.js")), (m) => m.layer(config.embedding)))
     : RpEmbedder.layer(256)
 
-/** Everything the handlers need, on disk with the local embedder: the default, which opens no socket. */
+const llmFor = (config: MemoryConfig) =>
+  config.llm.provider === "openai"
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/OpenAiLlm.js")), (m) => m.layer(config.llm)))
+    : NoneLlm.layer
+
+/** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) =>
-  Layer.mergeAll(
-    DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(
-      Layer.provide(NodeFiles)
-    ),
-    embedderFor(options.config),
-    Settings.layer(options.config),
-    options.notifier ?? Notifiers.silent
+  capConsolidationLayer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(
+          Layer.provide(NodeFiles)
+        ),
+        embedderFor(options.config),
+        llmFor(options.config),
+        Settings.layer(options.config),
+        options.notifier ?? Notifiers.silent
+      )
+    )
   )

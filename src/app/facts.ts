@@ -1,9 +1,12 @@
-import { Effect, Either, Schedule } from "effect"
+import { Effect, Either, Option, Schedule } from "effect"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { bestMatch } from "../domain/embedding/index.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
-import { decideFact } from "../domain/facts/decider.js"
+import { classifySimilarity, decideFact } from "../domain/facts/decider.js"
+import { judgementPrompt, parseJudgement } from "../domain/llm/prompts.js"
+import { Llm } from "../ports/Llm.js"
+import { CapConsolidation } from "./CapConsolidation.js"
 import { type FactError, InvalidTarget } from "../domain/facts/errors.js"
 import type { FactCommand, FactEvent, FactFileState, MergeProbe, Target } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
@@ -45,23 +48,35 @@ export const probeMerge = Effect.fn("probeMerge")(function* (entries: ReadonlyAr
   return best === undefined ? undefined : ({ index: best.index, similarity: best.score } satisfies MergeProbe)
 })
 
+/**
+ * The LLM's word on a pair in the judgement band (DESIGN §5.2). No model, a failed call or an unparseable answer
+ * is no judgement, and the band then adds: a wrong merge would lose the new fact's wording, a wrong add costs bytes.
+ */
+export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, incoming: string) {
+  const llm = yield* Llm
+  if (!llm.info.available) return undefined
+  const prompt = judgementPrompt(existing, incoming)
+  const answer = yield* llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 4 }).pipe(Effect.option)
+  return Option.isSome(answer) ? parseJudgement(answer.value) : undefined
+})
+
 const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))
 
 /**
  * Load → decide → append → notify, retried when another writer got in between. The probe (which may need the
  * network) runs before the lock is taken, on the state the decision is made on.
  */
-type Decide = (command: FactCommand, state: FactFileState) => Either.Either<ReadonlyArray<FactEvent>, FactError>
+export type Decide = (command: FactCommand, state: FactFileState) => Either.Either<ReadonlyArray<FactEvent>, FactError>
 
 /** A command for one state and instant; the plain case of `decision` below. */
-const decided =
+export const decided =
   (command: (at: string) => FactCommand) =>
   (state: FactFileState, at: string, decide: Decide) =>
     Effect.succeed(decide(command(at), state))
 
-const execute = (
+export const execute = (
   target: Target,
-  decision: (state: FactFileState, at: string, decide: Decide) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder>,
+  decision: (state: FactFileState, at: string, decide: Decide) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder | Llm>,
   expectedVersion?: number
 ) => {
   const attempt = Effect.gen(function* () {
@@ -96,7 +111,17 @@ export type AddOutcome =
 /** AddFact with merge-on-write. */
 export const addFact = Effect.fn("addFact")(function* (target: Target, content: string) {
   const config = yield* Settings
+  const policy = factPolicy(config)
   const trimmed = trimSpace(content)
+  // A retry after a conflict may meet the same pair again; the model is asked once per pair.
+  const judgements = new Map<string, "merge" | "add" | undefined>()
+  const judge = (existing: string, incoming: string) =>
+    Effect.suspend(() => {
+      const key = JSON.stringify([existing, incoming])
+      return judgements.has(key)
+        ? Effect.succeed(judgements.get(key))
+        : Effect.tap(judgeMerge(existing, incoming), (j) => Effect.sync(() => void judgements.set(key, j)))
+    })
   const result = yield* execute(target, (state, at, decide) =>
     Effect.gen(function* () {
       const plain = { _tag: "AddFact", target, content, at } as const
@@ -106,10 +131,13 @@ export const addFact = Effect.fn("addFact")(function* (target: Target, content: 
       const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
       if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return withoutProbe
       const probe = yield* probeMerge(state.entries, trimmed)
-      return probe === undefined ? withoutProbe : decide({ ...plain, probe }, state)
+      if (probe === undefined) return withoutProbe
+      const judgement = classifySimilarity(probe.similarity, policy) === "judge" ? yield* judge(state.entries[probe.index]!, trimmed) : undefined
+      return decide({ ...plain, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
     })
   )
   const e = result.events[0]
+  if (e !== undefined) yield* Effect.flatMap(CapConsolidation, (c) => c.crossed(target, result.entries))
   const outcome: AddOutcome =
     e === undefined
       ? { kind: "duplicate", content: trimmed }

@@ -2,9 +2,9 @@ import { Effect, Either, ParseResult, Schema } from "effect"
 import { FIELD_LIMIT, FieldTooLong } from "../domain/facts/errors.js"
 import type { Target } from "../domain/facts/schema.js"
 import { goQuote, plural, preview, utf8Bytes } from "../domain/text/utf8.js"
-import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
+import { addFact, factStats, parseTarget, removeFact, replaceFact } from "./facts.js"
 import { readout } from "./prompt.js"
-import { Settings } from "./Settings.js"
+import { consolidateFacts, describeOutcome } from "./consolidation.js"
 
 /** The tool's actions (spec facts §4.1). */
 export const ACTIONS = [
@@ -146,12 +146,11 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
       case "consolidate": {
         const target = requireTarget(args, "consolidate")
         if (Either.isLeft(target)) return failure(target.left)
-        const config = yield* Settings
-        if (!config.enabled) return failure("memory: disabled")
-        const loaded = yield* loadFacts(target.right)
-        if (loaded.state.entries.length <= 1) return success({ message: "nothing to consolidate (1 or fewer entries)" })
-        // No LLM adapter is wired in this build, which is exactly the spec's "no LLM client" case.
-        return failure("memory: consolidation requires LLM client")
+        const outcome = yield* consolidateFacts(target.right, "tool")
+        return success({
+          message: describeOutcome(outcome),
+          ...(outcome.kind === "consolidated" ? { before: outcome.count, after: outcome.newCount, ...listed(outcome.entries) } : {})
+        })
       }
       case "search":
       case "view":

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
+import { CapConsolidation } from "../../src/app/CapConsolidation.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
@@ -11,7 +13,7 @@ import { Notifier } from "../../src/ports/Notifier.js"
 import { diskLayer, tempDir } from "../support/stores.js"
 
 const base = (store: Layer.Layer<import("../../src/ports/EventStore.js").EventStore>) =>
-  Layer.mergeAll(store, RpEmbedder.layer(256), Settings.layer({ ...DEFAULT_CONFIG, mergeOnWrite: false }))
+  Layer.mergeAll(store, RpEmbedder.layer(256), NoneLlm.layer, CapConsolidation.disabled, Settings.layer({ ...DEFAULT_CONFIG, mergeOnWrite: false }))
 
 describe("notifiers", () => {
   it.scopedLive("a notifier that writes to memory itself does not deadlock: events arrive after the lock is released", () =>

@@ -14,6 +14,7 @@ import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult
 import { memoryBlock } from "../../app/prompt.js"
 import { Settings } from "../../app/Settings.js"
 import { MemoryDisabled } from "../../domain/facts/errors.js"
+import { revertFacts, revertible } from "../../app/revert.js"
 import { runDemo } from "./demo.js"
 import { globalOptions, type Globals } from "./globals.js"
 import { type Output, Refused, refuse, report } from "./output.js"
@@ -163,9 +164,98 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
   )
 ).pipe(Command.withDescription("edit a fact file in $EDITOR; the result is validated (separator, scan, cap) before it is written"))
 
+const consolidate = Command.make("consolidate", { target: targetArg }, ({ target }) =>
+  Effect.flatMap(tmem, (g) => report(g, callTool({ action: "consolidate", target })))
+).pipe(
+  Command.withDescription("merge related entries with the configured model; applied only if nothing is lost (docs/CONSOLIDATION.md)")
+)
+
+/** `env@7`, or `7` with --target or when only one file has a revertible change at that version. */
+const parseRevertRef = (ref: string): { readonly target?: Target; readonly version: number } | undefined => {
+  const m = /^(?:(user|env)@)?([1-9][0-9]{0,15})$/.exec(ref.trim())
+  if (m === null) return undefined
+  return m[1] === undefined ? { version: Number(m[2]) } : { target: m[1] as Target, version: Number(m[2]) }
+}
+
+const revert = Command.make(
+  "revert",
+  {
+    ref: Args.text({ name: "version" }).pipe(Args.withDescription("the change to undo, as <target>@<version> (e.g. env@7; see tmem events)")),
+    target: Options.text("target").pipe(Options.withDescription("user or env, when the version is a bare number"), Options.optional)
+  },
+  ({ ref, target: targetOption }) =>
+    Effect.flatMap(tmem, (g) =>
+      report(
+        g,
+        Effect.gen(function* () {
+          const parsed = parseRevertRef(ref)
+          if (parsed === undefined)
+            return yield* Effect.fail({ message: `memory: ${goQuote(ref)} is not a version; use <target>@<version> such as env@7 (see tmem events)` })
+          const named = Option.isSome(targetOption) ? yield* parseTarget(targetOption.value) : parsed.target
+          let target: Target
+          if (named !== undefined) target = named
+          else {
+            const found = yield* Effect.forEach(TARGETS, (t) => Effect.either(revertible(t, parsed.version)))
+            const ok = TARGETS.filter((_, i) => Either.isRight(found[i]!))
+            if (ok.length === 1) target = ok[0]!
+            else if (ok.length === 2)
+              return yield* Effect.fail({ message: `memory: both user@${parsed.version} and env@${parsed.version} can be reverted; name one, e.g. tmem facts revert env@${parsed.version}` })
+            else return yield* Effect.fail({ message: `memory: neither user nor env has a revertible change at version ${parsed.version}; name it as <target>@<version> (see tmem events)` })
+          }
+          const r = yield* revertFacts(target, parsed.version)
+          return {
+            text: r.changed
+              ? `reverted ${target}@${r.reverted}: ${target} now has ${plural(r.entries.length, "entry", "entries")}`
+              : `${target}@${r.reverted}: nothing to revert (the file already holds those entries)`,
+            json: r
+          }
+        })
+      )
+    )
+).pipe(Command.withDescription("undo a consolidation, rewrite or hand edit by appending its inverse; later changes are kept"))
+
 const facts = Command.make("facts").pipe(
   Command.withDescription("show and edit the fact files (user.md, env.md)"),
-  Command.withSubcommands([show, add, replace, remove, stats, edit])
+  Command.withSubcommands([show, add, replace, remove, stats, edit, consolidate, revert])
+)
+
+const llmServer = Command.make(
+  "llm-server",
+  {
+    port: Options.integer("port").pipe(Options.withDefault(0), Options.withDescription("port to listen on (0 picks a free one)")),
+    host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on")),
+    delayMs: Options.integer("delay-ms").pipe(Options.withDefault(0), Options.withDescription("wait this long before every answer"))
+  },
+  ({ port, host, delayMs }) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        if (port < 0 || port > 65535) return yield* Effect.fail({ message: `tmem: --port must be 0–65535 (got ${port})` })
+        if (delayMs < 0) return yield* Effect.fail({ message: `tmem: --delay-ms must be 0 or more (got ${delayMs})` })
+        // loaded on demand: node:http has no place in the start-up of ordinary commands
+        const { startScriptedServer } = yield* Effect.promise(() => import("../dev/ScriptedServer.js"))
+        const { demoHandler } = yield* Effect.promise(() => import("../dev/demoScript.js"))
+        const server = yield* Effect.acquireRelease(
+          Effect.tryPromise({
+            try: () =>
+              startScriptedServer({
+                host,
+                port,
+                handler: (request, n) => Promise.resolve(demoHandler(request, n)).then((r) => (delayMs > 0 ? { ...r, delayMs } : r))
+              }),
+            catch: (e) => ({ message: `tmem: cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}; pick another --port` })
+          }),
+          (s) => Effect.promise(() => s.close())
+        )
+        yield* Console.log(`scripted OpenAI-compatible server listening on ${server.url}`)
+        yield* Console.log(`try: tmem --llm-url ${server.url} --llm-model scripted facts consolidate env   (Ctrl-C stops it)`)
+        return yield* Effect.never
+      })
+    ).pipe(Effect.catchAll((e) => Effect.zipRight(Console.error(e.message), Effect.fail(new Refused()))))
+).pipe(Command.withDescription("serve a deterministic OpenAI-compatible model and embedder on loopback, for demos and tests"))
+
+const dev = Command.make("dev").pipe(
+  Command.withDescription("developer tools"),
+  Command.withSubcommands([llmServer])
 )
 
 const prompt = Command.make("prompt", {}, () =>
@@ -214,7 +304,7 @@ const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(
 
 export const command = tmem.pipe(
   Command.withDescription("tiered-memory: persistent, bounded, auditable memory for AI agents"),
-  Command.withSubcommands([tool, facts, prompt, events, demo])
+  Command.withSubcommands([tool, facts, prompt, events, demo, dev])
 )
 
 const app = Command.run(command, { name: "tmem", version: "0.1.0" })

@@ -1,9 +1,9 @@
 import { Options } from "@effect/cli"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import * as Path from "node:path"
 import * as Os from "node:os"
 import { FileSystem } from "@effect/platform"
-import type { ConfigInvalid, MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import { ConfigInvalid, llmProblem, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import { loadConfigFile } from "../disk/configFile.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
@@ -19,7 +19,12 @@ export const globalOptions = {
     Options.optional
   ),
   json: Options.boolean("json").pipe(Options.withDescription("machine-readable output: {\"ok\":true,\"result\":…} or {\"ok\":false,\"error\":…}")),
-  verbose: Options.boolean("verbose").pipe(Options.withAlias("v"), Options.withDescription("print lifecycle events on stderr as they happen"))
+  verbose: Options.boolean("verbose").pipe(Options.withAlias("v"), Options.withDescription("print lifecycle events on stderr as they happen")),
+  llmUrl: Options.text("llm-url").pipe(
+    Options.withDescription("OpenAI-compatible API root for the model, e.g. http://localhost:11434/v1 (overrides llm.base_url)"),
+    Options.optional
+  ),
+  llmModel: Options.text("llm-model").pipe(Options.withDescription("model name, e.g. llama3.1 (overrides llm.model)"), Options.optional)
 }
 
 export interface Globals {
@@ -27,17 +32,36 @@ export interface Globals {
   readonly config: Option.Option<string>
   readonly json: boolean
   readonly verbose: boolean
+  readonly llmUrl: Option.Option<string>
+  readonly llmModel: Option.Option<string>
 }
 
 /** The memory directory the options name: --dir, else $TMEM_DIR, else ~/.tmem. */
 export const resolveDir = (g: Globals): string =>
   Path.resolve(Option.getOrElse(g.dir, () => process.env.TMEM_DIR || Path.join(Os.homedir(), ".tmem")))
 
+/** --llm-url / --llm-model over the file's `llm` block; the result must still name a usable endpoint. */
+const withLlmOptions = (g: Globals, config: MemoryConfig): Either.Either<MemoryConfig, ConfigInvalid> => {
+  if (Option.isNone(g.llmUrl) && Option.isNone(g.llmModel)) return Either.right(config)
+  const llm = {
+    ...config.llm,
+    provider: "openai" as const,
+    baseUrl: Option.match(g.llmUrl, { onNone: () => config.llm.baseUrl, onSome: (u) => u.trim().replace(/\/+$/, "") }),
+    model: Option.match(g.llmModel, { onNone: () => config.llm.model, onSome: (m) => m.trim() })
+  }
+  const problem = llmProblem(llm)
+  if (problem === undefined) return Either.right({ ...config, llm })
+  const hint = problem
+    .replace("llm.base_url is required", "--llm-model needs --llm-url (or llm.base_url in the config file)")
+    .replace("llm.model is required when llm.base_url is set", "--llm-url needs --llm-model (or llm.model in the config file)")
+  return Either.left(new ConfigInvalid({ text: `tmem: ${hint}` }))
+}
+
 /** The config the options name, resolved; an explicitly named file must exist. */
 export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInvalid, FileSystem.FileSystem> => {
   const explicit = Option.getOrUndefined(g.config) ?? (process.env.TMEM_CONFIG || undefined)
   const path = explicit ?? Path.join(resolveDir(g), "config.json")
-  return loadConfigFile(path, explicit !== undefined, process.env)
+  return Effect.flatMap(loadConfigFile(path, explicit !== undefined, process.env), (config) => withLlmOptions(g, config))
 }
 
 /** The live layer for these options. */

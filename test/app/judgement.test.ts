@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
+import { addFact } from "../../src/app/facts.js"
+import { chats, promptOf, scriptedRuntime } from "../support/llm.js"
+
+let server: ScriptedServer
+let chatReply: Reply
+const EXISTING = "Prefers dark mode in all editors"
+const INCOMING = "Prefers a dark theme in the terminal"
+let similarity = 0.5
+
+// Vectors chosen so that cos(existing, incoming) is exactly `similarity`.
+const vectorOf = (text: string): ReadonlyArray<number> =>
+  text === EXISTING ? [1, 0, 0] : text === INCOMING ? [similarity, Math.sqrt(1 - similarity * similarity), 0] : [0, 0, 1]
+
+beforeAll(async () => {
+  server = await startScriptedServer({
+    handler: (r) => {
+      if (r.path.endsWith("/embeddings")) return { kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map((t) => [...vectorOf(t)]) }
+      return chatReply
+    }
+  })
+})
+afterAll(() => server.close())
+beforeEach(() => {
+  server.reset()
+  similarity = 0.5
+  chatReply = { kind: "chat", content: "merge" }
+})
+
+const addPair = async (options: { llm?: boolean } = {}) => {
+  const rt = options.llm === false
+    ? scriptedRuntime(server, { embedder: "http", llm: { provider: "none" } })
+    : scriptedRuntime(server, { embedder: "http" })
+  await rt.runPromise(addFact("user", EXISTING))
+  const r = await rt.runPromise(addFact("user", INCOMING))
+  await rt.dispose()
+  return r
+}
+
+describe("merge judgement band (DESIGN §5.2)", () => {
+  it("asks the model once, and merges on 'merge'", async () => {
+    const r = await addPair()
+    expect(r.outcome).toMatchObject({ kind: "merged", content: `${EXISTING}. ${INCOMING}`, similarity: 0.5 })
+    expect(chats(server)).toHaveLength(1)
+    expect(promptOf(chats(server)[0]!)).toBe(`Existing entry: ${JSON.stringify(EXISTING)}\nNew entry: ${JSON.stringify(INCOMING)}\nAnswer with one word: merge or add.`)
+  })
+
+  for (const [what, reply] of [
+    ["'add'", { kind: "chat", content: "Add." }],
+    ["an unparseable answer", { kind: "chat", content: "Both are about dark themes, so I would merge them." }],
+    ["a failed call", { kind: "status", status: 500 }],
+    ["a malformed response", { kind: "malformed" }]
+  ] as const) {
+    it(`adds on ${what}`, async () => {
+      chatReply = reply
+      const r = await addPair()
+      expect(r.outcome).toEqual({ kind: "added", content: INCOMING })
+      expect(r.entries).toEqual([EXISTING, INCOMING])
+    })
+  }
+
+  it("the band's bounds are strict: exactly 0.7 and 0.3 still ask", async () => {
+    for (const s of [0.7, 0.3]) {
+      similarity = s
+      server.reset()
+      await addPair()
+      expect(chats(server)).toHaveLength(1)
+    }
+  })
+
+  it("outside the band the model is never asked", async () => {
+    similarity = 0.9
+    expect((await addPair()).outcome.kind).toBe("merged")
+    similarity = 0.1
+    expect((await addPair()).outcome.kind).toBe("added")
+    expect(chats(server)).toHaveLength(0)
+  })
+
+  it("without a model the band adds, with no request at all", async () => {
+    const r = await addPair({ llm: false })
+    expect(r.outcome.kind).toBe("added")
+    expect(chats(server)).toHaveLength(0)
+  })
+})
