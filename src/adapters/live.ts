@@ -3,6 +3,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
+import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
 import type { Notifier } from "../ports/Notifier.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
@@ -23,7 +24,9 @@ export interface LiveOptions {
 // opens no socket.
 const embedderFor = (config: MemoryConfig) =>
   config.embedding.provider === "http"
-    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/HttpEmbedder.js")), (m) => m.layer(config.embedding)))
+    ? withBackoff().pipe(
+        Layer.provide(Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/HttpEmbedder.js")), (m) => m.layer(config.embedding))))
+      )
     : RpEmbedder.layer(256)
 
 const llmFor = (config: MemoryConfig) =>

@@ -47,6 +47,7 @@ export const scriptedRuntime = (
     llm?: Partial<LlmConfig>
     embedder?: "rp" | "http"
     cap?: NonNullable<Parameters<typeof appLayer>[0]>["cap"]
+    store?: NonNullable<Parameters<typeof appLayer>[0]>["store"]
   } = {}
 ) =>
   ManagedRuntime.make(
@@ -55,7 +56,8 @@ export const scriptedRuntime = (
       ...(options.events !== undefined ? { events: options.events } : {}),
       llm: options.llm?.provider === "none" ? NoneLlm.layer : scriptedLlm(server, options.llm),
       ...(options.embedder === "http" ? { embedder: scriptedEmbedder(server) } : {}),
-      ...(options.cap !== undefined ? { cap: options.cap } : {})
+      ...(options.cap !== undefined ? { cap: options.cap } : {}),
+      ...(options.store !== undefined ? { store: options.store } : {})
     })
   )
 

@@ -272,6 +272,8 @@ export const resolveConfig = (
 
 const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
   const key = issue.path.map(String).join(".")
+  // Secrets stay out of config files: the key is read from the variable the config names.
+  if (key === "llm.api_key") return "config: llm.api_key is not supported: put the key in an environment variable and name it in llm.api_key_env"
   const what = issue._tag === "Unexpected" ? "is not a known key" : issue.message
   return `config: ${key === "" ? "(top level)" : key} ${what.replace(/\s+/g, " ")}`
 }

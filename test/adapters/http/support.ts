@@ -1,4 +1,4 @@
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Either } from "effect"
 import { startScriptedServer, type RecordedRequest } from "../../../src/adapters/dev/ScriptedServer.js"
 

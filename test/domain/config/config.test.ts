@@ -61,3 +61,44 @@ describe("config", () => {
     expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe("rp")
   })
 })
+
+describe("llm config", () => {
+  it("no llm block: no model", () => {
+    expect(Either.getOrThrow(decode({})).llm).toMatchObject({ provider: "none", baseUrl: "", model: "" })
+  })
+
+  it("a base_url selects the OpenAI-compatible adapter; the key comes from the named variable only", () => {
+    const c = Either.getOrThrow(
+      decode({ llm: { base_url: "http://localhost:11434/v1/", model: " llama3.1 ", api_key_env: "MY_KEY", timeout_seconds: 0, max_retries: -1 } }, { MY_KEY: " sk-x " })
+    ).llm
+    expect(c).toEqual({
+      provider: "openai",
+      baseUrl: "http://localhost:11434/v1",
+      model: "llama3.1",
+      apiKeyEnv: "MY_KEY",
+      apiKey: "sk-x",
+      timeoutSeconds: 60,
+      maxRetries: 0,
+      maxResponseBytes: 1048576,
+      jsonMode: false,
+      temperature: 0
+    })
+  })
+
+  it("provider none wins over a base_url", () => {
+    expect(Either.getOrThrow(decode({ llm: { provider: "none", base_url: "http://x/v1" } })).llm.provider).toBe("none")
+  })
+
+  it("an unusable endpoint is named on one line", () => {
+    expect(error({ llm: { base_url: "http://localhost:11434/v1" } })).toBe(
+      'config: llm.model is required when llm.base_url is set (e.g. "llama3.1" for Ollama); fix it in the config file'
+    )
+    expect(error({ llm: { base_url: "localhost:11434", model: "m" } })).toBe(
+      "config: llm.base_url must start with http:// or https:// (got localhost:); fix it in the config file"
+    )
+    expect(error({ llm: { base_url: "not a url", model: "m" } })).toMatch(/^config: llm.base_url "not a url" is not a URL/)
+    expect(error({ llm: { provider: "openai", model: "m" } })).toMatch(/^config: llm.base_url is required for provider "openai"/)
+    expect(error({ llm: { provider: "gpt" } })).toMatch(/^config: llm.provider /)
+    expect(error({ llm: { api_key: "sk-123" } })).toBe("config: llm.api_key is not supported: put the key in an environment variable and name it in llm.api_key_env; fix it in the config file")
+  })
+})

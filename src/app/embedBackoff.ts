@@ -1,0 +1,36 @@
+import { Clock, Duration, Effect, Layer, Ref } from "effect"
+import { EmbedFailed, Embedder } from "../ports/Embedder.js"
+
+/** How long a failed embedding backend is left alone (spec embedding §9). */
+export const EMBED_BACKOFF = Duration.seconds(30)
+
+/**
+ * An embedder that, after a failure, answers every call at once with EmbedFailed for `window` instead of waiting on
+ * a backend that is down (each call would otherwise wait for its HTTP timeout). Every caller already degrades on
+ * EmbedFailed: a fact is added without a merge check, recall returns nothing. The first success clears it.
+ */
+export const withBackoff = (window: Duration.DurationInput = EMBED_BACKOFF) =>
+  Layer.effect(
+    Embedder,
+    Effect.gen(function* () {
+      const inner = yield* Embedder
+      const windowMs = Duration.toMillis(window)
+      const failed = yield* Ref.make<{ readonly at: number; readonly why: string } | undefined>(undefined)
+      return Embedder.of({
+        space: inner.space,
+        embed: (corpus, texts) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const last = yield* Ref.get(failed)
+            if (last !== undefined && now - last.at < windowMs) {
+              const left = Math.ceil((windowMs - (now - last.at)) / 1000)
+              return yield* Effect.fail(new EmbedFailed({ text: `embeddings: not retried for ${left} s after: ${last.why}` }))
+            }
+            return yield* inner.embed(corpus, texts).pipe(
+              Effect.tap(() => Ref.set(failed, undefined)),
+              Effect.tapError((e) => Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.set(failed, { at, why: e.message })))
+            )
+          })
+      })
+    })
+  )
