@@ -75,7 +75,8 @@ describe("RandomProjections properties (spec §5.3.1, §5.4, §5.7.2)", () => {
       expect(v.length).toBe(d)
       const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0))
       const known = tokenize(featurize(t)).some((token) => model.vocab.has(token))
-      if (norm !== 0) expect(Math.abs(norm - 1)).toBeLessThan(1e-6)
+      // float32 sums of up to 300 squares: |norm − 1| reaches ~7e-7 in practice, so 1e-6 was a flaky bound
+      if (norm !== 0) expect(Math.abs(norm - 1)).toBeLessThan(1e-5)
       // known rows could cancel out or be all-zero only in tiny dimensions
       if (d >= 64) expect(norm !== 0).toBe(known)
       else if (!known) expect(norm).toBe(0)
