@@ -1,4 +1,4 @@
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, ManagedRuntime } from "effect"
 import { Agent, request } from "undici"
 import { type RecordedRequest, startScriptedServer } from "../src/adapters/dev/ScriptedServer.js"

@@ -1,10 +1,14 @@
 // `npm run bench`: every benchmark, each a table with ratios against a baseline measured in the same run.
 // The machine is small and noisy, so every figure is a median (or a stated percentile) of many runs.
 import { runColdStartBench } from "./coldStart.js"
+import { runConsolidationBench } from "./consolidation.js"
 import { runDurableAddBench } from "./durableAdd.js"
+import { runHttpBench } from "./http.js"
 import { runRpBench } from "./rp.js"
 
 console.log(`# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ${(await import("node:os")).cpus().length} cores)\n`)
 console.log(await runDurableAddBench())
 console.log(runColdStartBench())
 console.log(await runRpBench())
+console.log(await runConsolidationBench())
+console.log(await runHttpBench())

@@ -25,6 +25,9 @@ await build({
   sourcemap: "linked",
   legalComments: "linked",
   plugins: [unreachable],
+  // undici (half a megabyte) is only reached through the lazily loaded HTTP adapters; left out of the bundle it is
+  // required from node_modules (a dependency) the first time a model or an http embedder is configured.
+  external: ["undici"],
   logLevel: "warning"
 })
 copyFileSync("scripts/launcher.js", "dist/bin.js")

@@ -3,7 +3,7 @@ import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option, Schedule } from "effect"
 import { spawnSync } from "node:child_process"
 import * as Path from "node:path"
-import { formatLifecycle } from "../../domain/events/lifecycle.js"
+import { formatLifecycle, type LifecycleEvent } from "../../domain/events/lifecycle.js"
 import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
 import { fillPercent } from "../../domain/facts/promptBlock.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
@@ -264,6 +264,9 @@ const prompt = Command.make("prompt", {}, () =>
   )
 ).pipe(Command.withDescription("print the memory block as it is injected into the system prompt at session start"))
 
+/** One history line: when, which version (what `facts revert` takes), what. */
+const historyLine = (e: LifecycleEvent) => `${e.timestamp}  ${e.target ?? e.stream}@${e.version}  ${formatLifecycle(e)}`
+
 const events = Command.make(
   "events",
   { follow: Options.boolean("follow").pipe(Options.withAlias("f"), Options.withDescription("keep printing new events")) },
@@ -272,14 +275,14 @@ const events = Command.make(
       const print = (cursor: Cursor) =>
         Effect.gen(function* () {
           const { events: list, cursor: next } = yield* lifecycleHistory(cursor)
-          for (const e of list) yield* Console.log(g.json ? JSON.stringify(e) : `${e.timestamp}  ${formatLifecycle(e)}`)
+          for (const e of list) yield* Console.log(g.json ? JSON.stringify(e) : historyLine(e))
           return next
         })
       if (!follow)
         return report(
           g,
           Effect.map(lifecycleHistory(), ({ events: list }) => ({
-            text: list.map((e) => `${e.timestamp}  ${formatLifecycle(e)}`).join("\n"),
+            text: list.map((e) => historyLine(e)).join("\n"),
             json: list
           }))
         )
