@@ -1,19 +1,39 @@
 /**
  * tiered-memory for Effect users: the ports, the adapters that implement them, and the handlers that use them.
- * Compose `liveLayer({ dir, config })` (disk store, local embedder) or your own layers, then run the handlers.
+ * Compose `liveLayer({ dir, config })` (disk store, the configured embedder and model, the cap-triggered
+ * consolidation) or your own layers, then run the handlers.
  */
+export { demoHandler } from "./adapters/dev/demoScript.js"
+export { scriptedServer, startScriptedServer, type Handler, type RecordedRequest, type Reply, type ScriptedServer } from "./adapters/dev/ScriptedServer.js"
 export * as DiskEventStore from "./adapters/disk/DiskEventStore.js"
+export * as HttpEmbedder from "./adapters/http/HttpEmbedder.js"
+export * as NoneLlm from "./adapters/llm/NoneLlm.js"
+export * as OpenAiLlm from "./adapters/http/OpenAiLlm.js"
 export { loadConfigFile } from "./adapters/disk/configFile.js"
 export { liveLayer, type LiveOptions } from "./adapters/live.js"
 export * as MemoryEventStore from "./adapters/memory/MemoryEventStore.js"
 export * as Notifiers from "./adapters/notify/Notifiers.js"
 export * as RpEmbedder from "./adapters/rp/RpEmbedder.js"
+export { CapConsolidation } from "./app/CapConsolidation.js"
+export {
+  capConsolidationLayer,
+  consolidateAtSessionEnd,
+  consolidateFacts,
+  ConsolidationLlmFailed,
+  ConsolidationUnavailable,
+  describeOutcome,
+  makeCapConsolidationLayer,
+  type ConsolidationOutcome
+} from "./app/consolidation.js"
+export { EMBED_BACKOFF, withBackoff } from "./app/embedBackoff.js"
 export { lifecycleHistory, type Cursor } from "./app/events.js"
-export { addFact, factStats, loadFacts, parseTarget, readFacts, removeFact, replaceFact, rewriteFacts, type AddOutcome, type FactStats } from "./app/facts.js"
+export { revertFacts, revertible } from "./app/revert.js"
+export { addFact, judgeMerge, factStats, loadFacts, parseTarget, readFacts, removeFact, replaceFact, rewriteFacts, type AddOutcome, type FactStats } from "./app/facts.js"
 export { dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, parseToolArgs, runMemoryTool, type ToolResult } from "./app/memoryTool.js"
 export { freezeMemoryBlock, memoryBlock, readout } from "./app/prompt.js"
 export { Settings } from "./app/Settings.js"
-export { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "./domain/config/MemoryConfig.js"
+export { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, DEFAULT_LLM, type EmbeddingConfig, type LlmConfig, type MemoryConfig } from "./domain/config/MemoryConfig.js"
+export { contentWords, coverageProblem, covers } from "./domain/facts/coverage.js"
 export { formatLifecycle, type LifecycleEvent, type LifecycleType } from "./domain/events/lifecycle.js"
 export * from "./domain/facts/errors.js"
 export { FactEvent, type FactFileState, Target } from "./domain/facts/schema.js"
@@ -21,4 +41,5 @@ export { renderMemoryBlock } from "./domain/facts/promptBlock.js"
 export { scanContent, scanForWrite, type Finding } from "./domain/scan/index.js"
 export { EmbedFailed, Embedder, type EmbeddingSpace } from "./ports/Embedder.js"
 export { EventStore, StoreError, VersionConflict } from "./ports/EventStore.js"
+export { Llm, LlmBadResponse, type LlmError, type LlmInfo, type LlmRequest, LlmTimeout, LlmUnavailable } from "./ports/Llm.js"
 export { Notifier } from "./ports/Notifier.js"
