@@ -145,6 +145,12 @@ const mergeCapError = (target: Target, cap: number, entries: ReadonlyArray<strin
     ].join("\n")
   })
 
+/** The refusal of a whole-file change (rewrite, revert) whose entries do not fit, worded for that change; else undefined. */
+const wholeFileOverCap = (target: Target, cap: number, state: FactFileState, entries: ReadonlyArray<string>, say: (total: number) => string) => {
+  const total = usedBytes(entries)
+  return total > cap ? new CapExceeded({ target, cap, used: usedBytes(state.entries), text: say(total) }) : undefined
+}
+
 /** Size of the file after putting `text` at `index` in place of the entry there. */
 const usedAfterReplace = (entries: ReadonlyArray<string>, index: number, text: string) =>
   usedBytes(entries) - utf8Bytes(entries[index]!) + utf8Bytes(text)
@@ -266,16 +272,10 @@ const decideRevert = (
 ): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
   const entries = revertedEntries(state.entries, command.before, command.after)
   if (sameEntries(entries, state.entries)) return Either.right([])
-  const total = usedBytes(entries)
-  if (total > cap)
-    return Either.left(
-      new CapExceeded({
-        target: command.target,
-        cap,
-        used: usedBytes(state.entries),
-        text: `memory: reverting version ${command.version} would make ${command.target} ${total} chars, over its cap (${cap} chars); remove entries first, then revert again`
-      })
-    )
+  const tooBig = wholeFileOverCap(command.target, cap, state, entries, (total) =>
+    `memory: reverting version ${command.version} would make ${command.target} ${total} chars, over its cap (${cap} chars); remove entries first, then revert again`
+  )
+  if (tooBig !== undefined) return Either.left(tooBig)
   return Either.right([
     FactsReverted.make({ target: command.target, reverted: command.version, entries, previous: state.entries, at: command.at })
   ])
@@ -338,16 +338,10 @@ export const decideFact =
             return Either.left(new InvalidContent({ reason: `entry [${i + 1}]: ${e.message.replace(/^memory: /, "")}` }))
           }
         }
-        const total = usedBytes(entries)
-        if (total > cap)
-          return Either.left(
-            new CapExceeded({
-              target: command.target,
-              cap,
-              used: usedBytes(state.entries),
-              text: `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
-            })
-          )
+        const tooBig = wholeFileOverCap(command.target, cap, state, entries, (total) =>
+          `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
+        )
+        if (tooBig !== undefined) return Either.left(tooBig)
         if (entries.length === state.entries.length && entries.every((e, i) => e === state.entries[i]))
           return Either.right([])
         return Either.right([
