@@ -1,4 +1,4 @@
-import { Effect, Either, Option, Schedule } from "effect"
+import { Duration, Effect, Either, Option, Schedule } from "effect"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { bestMatch } from "../domain/embedding/index.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
@@ -48,6 +48,9 @@ export const probeMerge = Effect.fn("probeMerge")(function* (entries: ReadonlyAr
   return best === undefined ? undefined : ({ index: best.index, similarity: best.score } satisfies MergeProbe)
 })
 
+/** The longest an add waits for a merge judgement before adding without one. */
+export const JUDGEMENT_TIMEOUT = Duration.seconds(10)
+
 /**
  * The LLM's word on a pair in the judgement band (DESIGN §5.2). No model, a failed call or an unparseable answer
  * is no judgement, and the band then adds: a wrong merge would lose the new fact's wording, a wrong add costs bytes.
@@ -56,8 +59,12 @@ export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, i
   const llm = yield* Llm
   if (!llm.info.available) return undefined
   const prompt = judgementPrompt(existing, incoming)
-  const answer = yield* llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 4 }).pipe(Effect.option)
-  return Option.isSome(answer) ? parseJudgement(answer.value) : undefined
+  const answer = yield* llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 4 }).pipe(
+    // an add must not wait on a slow model (its own timeout and retries could add up to minutes)
+    Effect.timeoutOption(JUDGEMENT_TIMEOUT),
+    Effect.option
+  )
+  return Option.isSome(answer) && Option.isSome(answer.value) ? parseJudgement(answer.value.value) : undefined
 })
 
 const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))

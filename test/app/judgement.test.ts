@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
-import { addFact } from "../../src/app/facts.js"
+import { Effect, Fiber, TestClock, TestContext } from "effect"
+import { addFact, JUDGEMENT_TIMEOUT } from "../../src/app/facts.js"
 import { chats, promptOf, scriptedRuntime } from "../support/llm.js"
 
 let server: ScriptedServer
@@ -75,6 +76,22 @@ describe("merge judgement band (DESIGN §5.2)", () => {
     similarity = 0.1
     expect((await addPair()).outcome.kind).toBe("added")
     expect(chats(server)).toHaveLength(0)
+  })
+
+  it("a model that does not answer holds the add for at most JUDGEMENT_TIMEOUT, then the fact is added", async () => {
+    chatReply = { kind: "hang" }
+    const rt = scriptedRuntime(server, { embedder: "http", llm: { timeoutSeconds: 600 } })
+    await rt.runPromise(addFact("user", EXISTING))
+    const program = Effect.gen(function* () {
+      const fiber = yield* Effect.fork(addFact("user", INCOMING))
+      // real time: wait until the judgement request is at the server, then move the test clock past the bound
+      while (chats(server).length === 0) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 10)))
+      yield* TestClock.adjust(JUDGEMENT_TIMEOUT)
+      return yield* Fiber.join(fiber)
+    })
+    const r = await rt.runPromise(program.pipe(Effect.provide(TestContext.TestContext)))
+    expect(r.outcome).toEqual({ kind: "added", content: INCOMING })
+    await rt.dispose()
   })
 
   it("without a model the band adds, with no request at all", async () => {

@@ -113,6 +113,28 @@ describe("tmem with a model", () => {
   })
 })
 
+describe("consolidation across processes", () => {
+  it("another process writes while the model thinks: the pass reports the conflict and writes nothing", async () => {
+    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 1500 }) })
+    try {
+      const dir = fresh()
+      noMerge(dir)
+      await seed(dir, FACTS)
+      const pass = tmem(["--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"])
+      // the model has the snapshot once its request arrives; the other process writes then
+      while (slow.requests.length === 0) await new Promise((r) => setTimeout(r, 20))
+      expect((await tmem(["--dir", dir, "facts", "add", "env", "Staging listens on port 5433"])).code).toBe(0)
+      expect(await pass).toMatchObject({
+        code: 1,
+        stderr: "memory: env changed while consolidating; nothing written, every concurrent change kept — run consolidate again\n"
+      })
+      expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe([...FACTS, "Staging listens on port 5433"].join("\n§\n"))
+    } finally {
+      await slow.close()
+    }
+  })
+})
+
 describe("tmem dev llm-server", () => {
   it("serves the demo model on loopback until interrupted", async () => {
     const child = spawn(process.execPath, [BIN, "dev", "llm-server"], { stdio: ["ignore", "pipe", "pipe"] })
