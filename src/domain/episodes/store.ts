@@ -1,0 +1,230 @@
+import { Either, Match, Schema } from "effect"
+import { EpisodeProvenance, isPendingReview, trustRank } from "../sessions/provenance.js"
+import { validSessionId } from "./sessionId.js"
+import { capSummary, indexPreview } from "./summary.js"
+
+/**
+ * The episode store as one stream (`episodes`): which episodes exist, their full summaries and their trust. The
+ * journal is the only source of trust: `index.json` is a projection an agent could edit, so nothing read back from
+ * it can approve an episode (docs/EPISODES.md).
+ */
+
+const Instant = Schema.String
+
+/** How an episode's summary was produced: by the model, or by the deterministic no-LLM fallback. */
+export const SummarySource = Schema.Literal("llm", "extractive")
+export type SummarySource = typeof SummarySource.Type
+
+export const Episode = Schema.Struct({
+  sessionId: Schema.String,
+  turns: Schema.Number,
+  createdAt: Instant,
+  /** The stored text (`<session-id>.md`), already capped at 2,048 bytes. */
+  summary: Schema.String,
+  provenance: EpisodeProvenance,
+  source: SummarySource
+})
+export type Episode = typeof Episode.Type
+
+export const EpisodeStored = Schema.TaggedStruct("EpisodeStored", {
+  episode: Episode,
+  /** An earlier episode of the same session it replaced, if any. */
+  replaced: Schema.optionalWith(Schema.Boolean, { exact: true }),
+  at: Instant
+})
+/** A near-duplicate left the store: `removed` was replaced by the newer `by` (same or higher trust). */
+export const EpisodeDeduped = Schema.TaggedStruct("EpisodeDeduped", {
+  removed: Schema.String,
+  by: Schema.String,
+  similarity: Schema.Number,
+  at: Instant
+})
+/** An untrusted, unapproved episode near-duplicating a trusted one was not stored; kept here for audit. */
+export const EpisodeDropped = Schema.TaggedStruct("EpisodeDropped", {
+  episode: Episode,
+  duplicateOf: Schema.String,
+  similarity: Schema.Number,
+  at: Instant
+})
+export const EpisodesEvicted = Schema.TaggedStruct("EpisodesEvicted", {
+  sessionIds: Schema.Array(Schema.String),
+  reason: Schema.Literal("ttl", "cap"),
+  at: Instant
+})
+export const EpisodePromoted = Schema.TaggedStruct("EpisodePromoted", { sessionId: Schema.String, at: Instant })
+export const EpisodeDiscarded = Schema.TaggedStruct("EpisodeDiscarded", { sessionId: Schema.String, at: Instant })
+/** An odek episode directory adopted as the stream's first state. */
+export const EpisodesImported = Schema.TaggedStruct("EpisodesImported", { episodes: Schema.Array(Episode), at: Instant })
+
+export const EpisodeEvent = Schema.Union(
+  EpisodeStored,
+  EpisodeDeduped,
+  EpisodeDropped,
+  EpisodesEvicted,
+  EpisodePromoted,
+  EpisodeDiscarded,
+  EpisodesImported
+)
+export type EpisodeEvent = typeof EpisodeEvent.Type
+
+/** The closest existing episode to a new summary, as the app's embedder found it (absent: none, or a failure). */
+export interface DedupMatch {
+  readonly sessionId: string
+  readonly similarity: number
+}
+
+export type EpisodeCommand =
+  | {
+      readonly _tag: "StoreEpisode"
+      readonly sessionId: string
+      readonly summary: string
+      readonly turns: number
+      readonly provenance: EpisodeProvenance
+      readonly source: SummarySource
+      readonly match?: DedupMatch | undefined
+      readonly at: string
+    }
+  | { readonly _tag: "PromoteEpisode"; readonly sessionId: string; readonly at: string }
+  | { readonly _tag: "DiscardEpisode"; readonly sessionId: string; readonly at: string }
+  | { readonly _tag: "PruneEpisodes"; readonly at: string }
+
+export interface EpisodeStoreState {
+  /** In the order they were stored; `newestFirst` gives the order every reader sees. */
+  readonly episodes: ReadonlyArray<Episode>
+}
+
+export const initialEpisodeStore: EpisodeStoreState = { episodes: [] }
+
+/** The settings episode decisions depend on (resolved config). */
+export interface EpisodePolicy {
+  readonly enabled: boolean
+  /** ≤ 0 disables dedup. */
+  readonly dedupThreshold: number
+  /** ≤ 0 disables the count cap. */
+  readonly maxEpisodes: number
+  /** ≤ 0 keeps episodes forever. */
+  readonly ttlDays: number
+  readonly autoApprove: boolean
+}
+
+export class EpisodeError extends Schema.TaggedError<EpisodeError>()("EpisodeError", { text: Schema.String }) {
+  override get message() {
+    return this.text
+  }
+}
+
+const fail = (text: string) => Either.left(new EpisodeError({ text }))
+
+// Imported odek timestamps carry any RFC 3339 precision (Go writes nanoseconds), so instants are compared as times.
+const millis = (instant: string) => {
+  const t = Date.parse(instant)
+  return Number.isNaN(t) ? 0 : t
+}
+
+/** Newest first by creation time; ties keep the later-stored first (a stable, total order). */
+export const newestFirst = (episodes: ReadonlyArray<Episode>): ReadonlyArray<Episode> =>
+  episodes
+    .map((e, i) => ({ e, i, t: millis(e.createdAt) }))
+    .sort((a, b) => b.t - a.t || b.i - a.i)
+    .map(({ e }) => e)
+
+/** Sessions to evict from `episodes` at `at`: TTL first, then the count cap on what remains (spec §4.6). */
+const evictions = (episodes: ReadonlyArray<Episode>, policy: EpisodePolicy, at: string) => {
+  const out: Array<{ readonly sessionIds: ReadonlyArray<string>; readonly reason: "ttl" | "cap" }> = []
+  let live = episodes
+  if (policy.ttlDays > 0) {
+    const cutoff = millis(at) - policy.ttlDays * 24 * 3600 * 1000
+    const old = live.filter((e) => millis(e.createdAt) < cutoff).map((e) => e.sessionId)
+    if (old.length > 0) {
+      out.push({ sessionIds: old, reason: "ttl" })
+      live = live.filter((e) => !old.includes(e.sessionId))
+    }
+  }
+  if (policy.maxEpisodes > 0 && live.length > policy.maxEpisodes) {
+    const over = newestFirst(live).slice(policy.maxEpisodes).map((e) => e.sessionId)
+    out.push({ sessionIds: over, reason: "cap" })
+  }
+  return out
+}
+
+const evictionEvents = (episodes: ReadonlyArray<Episode>, policy: EpisodePolicy, at: string): ReadonlyArray<EpisodeEvent> =>
+  evictions(episodes, policy, at).map((e) => EpisodesEvicted.make({ ...e, at }))
+
+const find = (state: EpisodeStoreState, id: string) => state.episodes.find((e) => e.sessionId === id)
+
+/** Decisions for the episode store. Time, the dedup match and the provenance arrive inside the command. */
+export const decideEpisode =
+  (policy: EpisodePolicy) =>
+  (command: EpisodeCommand, state: EpisodeStoreState): Either.Either<ReadonlyArray<EpisodeEvent>, EpisodeError> => {
+    if (!policy.enabled) return fail("memory: disabled")
+    switch (command._tag) {
+      case "StoreEpisode": {
+        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        const provenance: EpisodeProvenance =
+          command.provenance.untrusted === true && policy.autoApprove && command.provenance.user_approved !== true
+            ? { ...command.provenance, auto_approved: true }
+            : command.provenance
+        const episode: Episode = {
+          sessionId: command.sessionId,
+          turns: command.turns,
+          createdAt: command.at,
+          summary: capSummary(command.summary),
+          provenance,
+          source: command.source
+        }
+        const replaced = find(state, command.sessionId) !== undefined
+        // The same session's older episode is out of the comparison: re-running a session overwrites its episode.
+        const others = state.episodes.filter((e) => e.sessionId !== command.sessionId)
+        const match = command.match
+        const matched =
+          match !== undefined && policy.dedupThreshold > 0 && match.similarity >= policy.dedupThreshold
+            ? others.find((e) => e.sessionId === match.sessionId)
+            : undefined
+        if (matched !== undefined && trustRank(provenance) < trustRank(matched.provenance))
+          // An unapproved untrusted near-copy never displaces what a person can rely on.
+          return Either.right([EpisodeDropped.make({ episode, duplicateOf: matched.sessionId, similarity: match!.similarity, at: command.at })])
+        const deduped =
+          matched === undefined ? [] : [EpisodeDeduped.make({ removed: matched.sessionId, by: command.sessionId, similarity: match!.similarity, at: command.at })]
+        const stored = EpisodeStored.make({ episode, ...(replaced ? { replaced: true } : {}), at: command.at })
+        const after = [...others.filter((e) => e.sessionId !== matched?.sessionId), episode]
+        return Either.right([...deduped, stored, ...evictionEvents(after, policy, command.at)])
+      }
+      case "PromoteEpisode": {
+        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        const e = find(state, command.sessionId)
+        if (e === undefined) return fail(`memory: episode ${JSON.stringify(command.sessionId)} not found`)
+        if (e.provenance.user_approved === true) return fail(`memory: episode ${JSON.stringify(command.sessionId)} is already approved`)
+        return Either.right([EpisodePromoted.make({ sessionId: command.sessionId, at: command.at })])
+      }
+      case "DiscardEpisode": {
+        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        const e = find(state, command.sessionId)
+        if (e === undefined) return fail(`memory: episode ${JSON.stringify(command.sessionId)} not found`)
+        if (!isPendingReview(e.provenance))
+          return fail(`memory: episode ${JSON.stringify(command.sessionId)} is not pending review; only pending episodes can be discarded`)
+        return Either.right([EpisodeDiscarded.make({ sessionId: command.sessionId, at: command.at })])
+      }
+      case "PruneEpisodes":
+        return Either.right(evictionEvents(state.episodes, policy, command.at))
+    }
+  }
+
+const without = (state: EpisodeStoreState, ids: ReadonlyArray<string>): EpisodeStoreState => ({
+  episodes: state.episodes.filter((e) => !ids.includes(e.sessionId))
+})
+
+export const evolveEpisode = (state: EpisodeStoreState, event: EpisodeEvent): EpisodeStoreState =>
+  Match.valueTags(event, {
+    EpisodeStored: (e) => ({ episodes: [...without(state, [e.episode.sessionId]).episodes, e.episode] }),
+    EpisodeDeduped: (e) => without(state, [e.removed]),
+    EpisodeDropped: () => state,
+    EpisodesEvicted: (e) => without(state, e.sessionIds),
+    EpisodePromoted: (e) => ({
+      episodes: state.episodes.map((x) => (x.sessionId === e.sessionId ? { ...x, provenance: { ...x.provenance, user_approved: true } } : x))
+    }),
+    EpisodeDiscarded: (e) => without(state, [e.sessionId]),
+    EpisodesImported: (e) => ({ episodes: e.episodes })
+  })
+
+/** The ≤120-byte preview the index, recall and search show. */
+export const previewOf = (e: Episode): string => indexPreview(e.summary)
