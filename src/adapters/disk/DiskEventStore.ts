@@ -205,6 +205,43 @@ export const make = (options: DiskOptions) =>
       }
     }
 
+    // Multi-file projections are never read back, so their streams are folded from the journal; the fold is kept
+    // per journal and reused while the journal's size and mtime are unchanged.
+    const folds = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly state: unknown; readonly version: number }>()
+    const foldCached = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail): { state: S; version: number } => {
+      const jp = journalPath(stream)
+      const hit = folds.get(jp)
+      if (hit !== undefined && hit.size === tail.size && hit.mtimeMs === tail.mtimeMs) return { state: hit.state as S, version: hit.version }
+      const full = foldAll(stream, codec)
+      folds.set(jp, { size: tail.size, mtimeMs: tail.mtimeMs, state: full.state, version: full.version })
+      return full
+    }
+    const remember = (stream: string, state: unknown, version: number) => {
+      const jp = journalPath(stream)
+      try {
+        const info = fs.statSync(jp)
+        folds.set(jp, { size: info.size, mtimeMs: info.mtimeMs, state, version })
+      } catch {
+        folds.delete(jp)
+      }
+    }
+
+    /** The files of a multi-file projection as absolute paths; a name that is not a plain file name is refused. */
+    const projectedFiles = (stream: string, rendered: ReadonlyMap<string, string>) =>
+      [...rendered].map(([name, content]) => {
+        if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\\") || name.includes("\0"))
+          throw new Failure(new StoreError({ stream, text: `memory: refusing to write ${JSON.stringify(name)} outside ${dir}` }))
+        return [name, path.join(dir, name), content] as const
+      })
+
+    /** Rewrites every file of a multi-file projection now (repairs; rare). The manifest goes last. */
+    const reprojectFiles = <S, E>(stream: string, codec: StreamCodec<S, E>, state: S) => {
+      const files = codec.files!
+      const all = projectedFiles(stream, files.render(state))
+      const ordered = [...all.filter(([n]) => n !== files.manifest), ...all.filter(([n]) => n === files.manifest)]
+      for (const [, target, content] of ordered) io(stream, target, "write", () => writeProjectionNow(target, content))
+    }
+
     /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
     interface Staged<S, E> {
       readonly result: Appended<S, E>
@@ -221,6 +258,7 @@ export const make = (options: DiskOptions) =>
       const version = versionBefore + events.length
       const encoded = batchCodec(codec).encode(events)
       if (Either.isLeft(encoded)) throw new Failure(new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}` }))
+      if (codec.files !== undefined) return stageFiles(stream, codec, stateBefore, state, version, encoded.right as ReadonlyArray<unknown>, events, at)
       const target = projectionPath(stream)
       const rendered = target !== undefined && codec.text !== undefined ? utf8.encode(codec.text.render(state)) : undefined
       const line: JournalLine =
@@ -264,6 +302,69 @@ export const make = (options: DiskOptions) =>
           } catch {
             fs.rmSync(temp.path, { force: true })
           }
+        })
+      })
+      return { result: { state, batch: { version, at, events } }, finish }
+    }
+
+    /**
+     * A batch of a multi-file projection: the changed files go to temp files, fsynced with the journal line in
+     * parallel; then they are renamed into place with the manifest last, and files the new state no longer has are
+     * removed. A crash leaves the journal ahead of some files; the next load sees the manifest's hash behind and
+     * re-projects.
+     */
+    const stageFiles = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      stateBefore: S,
+      state: S,
+      version: number,
+      encoded: ReadonlyArray<unknown>,
+      events: ReadonlyArray<E>,
+      at: string
+    ): Staged<S, E> => {
+      const files = codec.files!
+      const before = files.render(stateBefore)
+      const after = files.render(state)
+      const manifest = after.get(files.manifest) ?? ""
+      const line: JournalLine = { version, at, events: encoded, projectionHash: sha256(utf8.encode(manifest)) }
+      const changed = projectedFiles(stream, after).filter(([name, , content]) => before.get(name) !== content || name === files.manifest)
+      const ordered = [...changed.filter(([n]) => n !== files.manifest), ...changed.filter(([n]) => n === files.manifest)]
+      const removed = projectedFiles(stream, new Map([...before].filter(([name]) => !after.has(name))))
+      const jp = journalPath(stream)
+      const createdJournal = !fs.existsSync(jp)
+      const temps: Array<{ readonly pending: Files.Pending; readonly target: string }> = []
+      let journal: Files.Pending
+      try {
+        for (const [, target, content] of ordered) temps.push({ pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))), target })
+        journal = io(stream, jp, "append to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+      } catch (e) {
+        for (const t of temps) {
+          Files.closeQuietly(t.pending)
+          fs.rmSync(t.pending.path, { force: true })
+        }
+        throw e
+      }
+      const finish = Effect.gen(function* () {
+        const settled = yield* Effect.promise(() => Promise.allSettled([Files.syncAndClose(journal), ...temps.map((t) => Files.syncAndClose(t.pending))]))
+        if (settled[0]!.status === "rejected") {
+          for (const t of temps) fs.rmSync(t.pending.path, { force: true })
+          return yield* Effect.fail(storeError(stream, shown(jp), "sync", settled[0]!.reason))
+        }
+        yield* attempt(() => {
+          if (createdJournal) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
+          options.beforeProjectionRename?.(stream)
+          temps.forEach((t, i) => {
+            try {
+              if (settled[i + 1]!.status === "rejected") throw new Error("not durable")
+              fs.renameSync(t.pending.path, t.target)
+            } catch {
+              // the projection lags; the next load re-projects from the journal
+              fs.rmSync(t.pending.path, { force: true })
+            }
+          })
+          for (const [, target] of removed) fs.rmSync(target, { force: true })
+          remember(stream, state, version)
         })
       })
       return { result: { state, batch: { version, at, events } }, finish }
@@ -372,6 +473,7 @@ export const make = (options: DiskOptions) =>
             warnings.push(cutTornTail(stream, jp, tail))
             tail = readTail(stream, jp)
           }
+          if (codec.files !== undefined) return reconcileFiles(stream, codec, tail, at, warnings)
           const target = projectionPath(stream)
           const text = codec.text
           if (target === undefined || text === undefined) return { ...foldAll(stream, codec), recorded: [] }
@@ -412,6 +514,45 @@ export const make = (options: DiskOptions) =>
         return outcome
       })
 
+    /**
+     * A multi-file projection under the lock: adopt an odek directory found without a journal; otherwise the journal
+     * decides, and a manifest that does not match it is rewritten — after a crash silently, after an outside edit
+     * with the edited file kept beside it and a warning, since an edit of the index must never change trust.
+     */
+    const reconcileFiles = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail, at: string, warnings: Array<string>): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
+      const files = codec.files!
+      const manifestPath = path.join(dir, files.manifest)
+      const read = (name: string) => {
+        try {
+          const bytes = Files.readOptional(path.join(dir, name))
+          return bytes === undefined ? undefined : lossyUtf8.decode(bytes)
+        } catch {
+          return undefined
+        }
+      }
+      if (tail.last === undefined) {
+        const events = files.imported(read, at)
+        if (events.length === 0) return { state: codec.initialState, version: 0, recorded: [] }
+        return { staged: stage(stream, codec, codec.initialState, 0, events, at) }
+      }
+      const full = foldCached(stream, codec, tail)
+      const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
+      const hash = bytes === undefined ? undefined : sha256(bytes)
+      if (hash === tail.last.projectionHash) return { ...full, recorded: [] }
+      removeStrayTemps(manifestPath)
+      const mtime = io(stream, manifestPath, "read", () => Files.mtimeMs(manifestPath)) ?? 0
+      const crash = bytes === undefined || (hash === tail.prev?.projectionHash && mtime <= tail.mtimeMs)
+      if (!crash) {
+        const kept = `${manifestPath}.edited-v${full.version}`
+        io(stream, kept, "write", () => fs.writeFileSync(kept, bytes!, { mode: 0o600 }))
+        warnings.push(
+          `memory: ${rel(manifestPath)} was changed outside tmem; the journal decides which episodes exist and which are trusted, so it was rewritten (the edited file is kept as ${rel(kept)})`
+        )
+      } else if (bytes !== undefined) warnings.push(`memory: ${rel(manifestPath)} was behind its journal (a crash); re-projected`)
+      reprojectFiles(stream, codec, full.state)
+      return { ...full, recorded: [] }
+    }
+
     /** Repairs write the projection durably in one go; they are rare, so no parallel trick is needed. */
     const writeProjectionNow = (target: string, text: string) => {
       const temp = Files.writeTemp(target, utf8.encode(text))
@@ -424,6 +565,13 @@ export const make = (options: DiskOptions) =>
     const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
       const tail = readTail(stream, journalPath(stream))
       if (tail.complete < tail.size) return undefined
+      if (codec.files !== undefined) {
+        const manifestPath = path.join(dir, codec.files.manifest)
+        const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
+        if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+        if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
+        return { ...foldCached(stream, codec, tail), recorded: [] }
+      }
       const target = projectionPath(stream)
       const text = codec.text
       if (target === undefined || text === undefined) return tail.exists ? { ...foldAll(stream, codec), recorded: [] } : { state: codec.initialState, version: 0, recorded: [] }

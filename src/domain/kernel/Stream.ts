@@ -10,6 +10,25 @@ export interface StreamCodec<S, E> {
   readonly events: Schema.Schema<E, any>
   /** A human-readable text projection (the odek fact files). Stores that keep files use it; others may ignore it. */
   readonly text?: TextProjection<S, E>
+  /** A projection onto several files (the odek episode store). Stores that keep files use it; others may ignore it. */
+  readonly files?: FilesProjection<S, E>
+}
+
+/**
+ * A projection onto several files that are written, never read back as state: the journal alone decides (an
+ * agent can write to the directory, so nothing it puts there may change what the store believes). Paths are
+ * relative to the store's directory and come from validated state.
+ */
+export interface FilesProjection<S, E> {
+  /** Every file of the projection for `state`, path → content. */
+  readonly render: (state: S) => ReadonlyMap<string, string>
+  /** The file written last in each batch; its hash in the journal tells a current projection from a stale one. */
+  readonly manifest: string
+  /**
+   * Events adopting files found without any history (an existing odek directory), given a reader of the
+   * directory's files (undefined when absent or unreadable), or none when there is nothing to adopt.
+   */
+  readonly imported: (read: (file: string) => string | undefined, at: string) => ReadonlyArray<E>
 }
 
 /**
