@@ -3,6 +3,7 @@ import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
+import { Background } from "../../src/app/Background.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
 import { Settings } from "../../src/app/Settings.js"
 import { DEFAULT_CONFIG, type MemoryConfig } from "../../src/domain/config/MemoryConfig.js"
@@ -22,7 +23,7 @@ export const appLayer = (
     cap?: Parameters<typeof makeCapConsolidationLayer>[0]
   } = {}
 ) =>
-  makeCapConsolidationLayer(options.cap).pipe(
+  Layer.merge(makeCapConsolidationLayer(options.cap), Background.layer).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,

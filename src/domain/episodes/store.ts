@@ -11,6 +11,9 @@ import { capSummary, indexPreview } from "./summary.js"
 
 const Instant = Schema.String
 
+/** The taint source recorded when the scanner refused an episode's summary. */
+export const GUARD_SOURCE = "guard:episode-summary"
+
 /** How an episode's summary was produced: by the model, or by the deterministic no-LLM fallback. */
 export const SummarySource = Schema.Literal("llm", "extractive")
 export type SummarySource = typeof SummarySource.Type
@@ -160,8 +163,10 @@ export const decideEpisode =
     switch (command._tag) {
       case "StoreEpisode": {
         if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        // A summary the guard refused is never auto-approved: only a person's promote makes it recallable (§3.5.4).
+        const guarded = command.provenance.sources?.includes(GUARD_SOURCE) === true
         const provenance: EpisodeProvenance =
-          command.provenance.untrusted === true && policy.autoApprove && command.provenance.user_approved !== true
+          command.provenance.untrusted === true && policy.autoApprove && !guarded && command.provenance.user_approved !== true
             ? { ...command.provenance, auto_approved: true }
             : command.provenance
         const episode: Episode = {

@@ -1,6 +1,8 @@
 import { Match } from "effect"
 import type { Batch } from "../kernel/Stream.js"
 import type { FactEvent, Target } from "../facts/schema.js"
+import { type EpisodeEvent, previewOf } from "../episodes/store.js"
+import { isPendingReview } from "../sessions/provenance.js"
 import { plural, preview } from "../text/utf8.js"
 
 /** Public event types: the spec's (facts §9) plus three that make hand edits and imports visible. */
@@ -19,6 +21,8 @@ export type LifecycleType =
   | "episode_evicted"
   | "episode_promoted"
   | "episode_pending_review"
+  | "episode_discarded"
+  | "episodes_imported"
 
 /**
  * A lifecycle event as library users and `tmem events` see it: the spec's fields (unused ones absent) plus the
@@ -91,6 +95,36 @@ export const factLifecycle = (stream: string, batch: Batch<FactEvent>): Readonly
   })
 }
 
+/**
+ * Lifecycle events of one appended episode batch (spec episodes §4.7), in the spec's order within a write:
+ * deduped, stored, pending review, evicted. `version` is that of the domain event each comes from.
+ */
+export const episodeLifecycle = (stream: string, batch: Batch<EpisodeEvent>): ReadonlyArray<LifecycleEvent> => {
+  const first = batch.version - batch.events.length
+  return batch.events.flatMap((event, i): ReadonlyArray<LifecycleEvent> => {
+    const base = { stream, version: first + i + 1, timestamp: event.at }
+    return Match.valueTags(event, {
+      EpisodeStored: (e): ReadonlyArray<LifecycleEvent> => {
+        const stored: LifecycleEvent = {
+          ...base,
+          type: "episode_stored",
+          sessionId: e.episode.sessionId,
+          content: previewOf(e.episode),
+          count: e.episode.turns,
+          untrusted: e.episode.provenance.untrusted === true
+        }
+        return isPendingReview(e.episode.provenance) ? [stored, { ...base, type: "episode_pending_review", sessionId: e.episode.sessionId }] : [stored]
+      },
+      EpisodeDeduped: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_deduped", sessionId: e.removed, similarity: e.similarity }],
+      EpisodeDropped: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_deduped", sessionId: e.episode.sessionId, similarity: e.similarity }],
+      EpisodesEvicted: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_evicted", sessions: e.sessionIds, count: e.sessionIds.length }],
+      EpisodePromoted: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_promoted", sessionId: e.sessionId }],
+      EpisodeDiscarded: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_discarded", sessionId: e.sessionId }],
+      EpisodesImported: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episodes_imported", count: 0, newCount: e.episodes.length }]
+    })
+  })
+}
+
 const cut = (s: string | undefined) => preview(s ?? "", 70)
 
 /** The one-line terminal rendering (verbose mode), as odek prints it. */
@@ -125,5 +159,9 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `💾 ✓ episode promoted: ${e.sessionId ?? ""}`
     case "episode_pending_review":
       return `🔒 episode pending_review: ${e.sessionId ?? ""}`
+    case "episode_discarded":
+      return `💾 ✗ episode discarded: ${e.sessionId ?? ""}`
+    case "episodes_imported":
+      return `💾 ⇣ episodes imported (${plural(e.newCount ?? 0, "episode", "episodes")})`
   }
 }

@@ -1,0 +1,30 @@
+import { Context, Duration, Effect, FiberSet, Layer, Option } from "effect"
+
+/** How long closing the memory waits for background work (session-end extraction) before abandoning it. */
+export const BACKGROUND_DRAIN = Duration.seconds(15)
+
+/**
+ * Work that outlives the call that started it (spec episodes §3.1): session-end extraction runs without the agent
+ * loop waiting for the model; closing the memory waits for it, at most 15 s, then interrupts what is left (which
+ * has written nothing half-way: each write is one atomic append).
+ */
+export class Background extends Context.Tag("tmem/Background")<
+  Background,
+  {
+    readonly run: (work: Effect.Effect<void>) => Effect.Effect<void>
+    /** Waits for all tracked work; true when it finished within `timeout`. */
+    readonly drain: (timeout: Duration.DurationInput) => Effect.Effect<boolean>
+  }
+>() {
+  static readonly layer = Layer.scoped(
+    Background,
+    Effect.gen(function* () {
+      const fibers = yield* FiberSet.make<void, never>()
+      const drain = (timeout: Duration.DurationInput) =>
+        FiberSet.awaitEmpty(fibers).pipe(Effect.timeoutOption(timeout), Effect.map(Option.isSome))
+      // added after the set, so it runs first on close: wait, then the set interrupts whatever is left
+      yield* Effect.addFinalizer(() => drain(BACKGROUND_DRAIN))
+      return Background.of({ run: (work) => Effect.asVoid(FiberSet.run(fibers, work)), drain })
+    })
+  )
+}

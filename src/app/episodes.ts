@@ -1,0 +1,126 @@
+import { Effect, Either, Schedule } from "effect"
+import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
+import { bestMatch } from "../domain/embedding/index.js"
+import { episodeLifecycle } from "../domain/events/lifecycle.js"
+import {
+  decideEpisode,
+  type DedupMatch,
+  type Episode,
+  type EpisodeCommand,
+  type EpisodeError,
+  type EpisodeEvent,
+  type EpisodePolicy,
+  type EpisodeStoreState,
+  newestFirst,
+  type SummarySource
+} from "../domain/episodes/store.js"
+import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
+import type { Batch } from "../domain/kernel/Stream.js"
+import { type EpisodeProvenance, isPendingReview } from "../domain/sessions/provenance.js"
+import { Embedder } from "../ports/Embedder.js"
+import { EventStore, VersionConflict } from "../ports/EventStore.js"
+import { Notifier } from "../ports/Notifier.js"
+import { nowIso } from "./clock.js"
+import { Settings } from "./Settings.js"
+
+/** The episode decider's view of the settings. */
+export const episodePolicy = (c: MemoryConfig): EpisodePolicy => ({
+  enabled: c.enabled,
+  dedupThreshold: c.episodeDedupThreshold,
+  maxEpisodes: c.maxEpisodes,
+  ttlDays: c.episodeTtlDays,
+  autoApprove: c.autoApproveEpisodes
+})
+
+const notify = (batches: ReadonlyArray<Batch<EpisodeEvent>>) =>
+  Effect.flatMap(Notifier, (n) => n.notify(batches.flatMap((b) => episodeLifecycle(EPISODES_STREAM, b))))
+
+/** The episode store's state and version; an adoption of an odek directory made while loading is announced. */
+export const loadEpisodes = Effect.fn("loadEpisodes")(function* () {
+  const loaded = yield* (yield* EventStore).load(EPISODES_STREAM, episodeCodec)
+  if (loaded.recorded.length > 0) yield* notify(loaded.recorded)
+  return loaded
+})
+
+const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))
+
+/** Load → decide → append → notify for the episode stream, re-decided when another writer got in between. */
+const execute = <R>(command: (state: EpisodeStoreState, at: string) => Effect.Effect<EpisodeCommand, never, R>) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const decide = decideEpisode(episodePolicy(yield* Settings))
+    const loaded = yield* loadEpisodes()
+    const at = yield* nowIso
+    const events = yield* Either.mapLeft(decide(yield* command(loaded.state, at), loaded.state), (e): EpisodeError => e)
+    if (events.length === 0) return { events, state: loaded.state }
+    const appended = yield* store.append(EPISODES_STREAM, episodeCodec, loaded.version, events, at)
+    yield* notify([appended.batch])
+    return { events, state: appended.state }
+  }).pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e instanceof VersionConflict }))
+
+/**
+ * The existing episode closest to `summary` (spec §4.5.2): a fresh fit on every full summary plus the new one,
+ * best cosine strictly above 0. Any embedding failure is "no duplicate": a wrong dedup would delete an episode.
+ */
+export const dedupProbe = Effect.fn("dedupProbe")(function* (episodes: ReadonlyArray<Episode>, sessionId: string, summary: string) {
+  const others = episodes.filter((e) => e.sessionId !== sessionId)
+  if (others.length === 0) return undefined
+  const texts = [...others.map((e) => e.summary), summary]
+  const vectors = yield* Effect.option((yield* Embedder).embed(texts, texts))
+  if (vectors._tag === "None") return undefined
+  const best = bestMatch(vectors.value[others.length]!, vectors.value.slice(0, others.length))
+  return best === undefined || !(best.score > 0) ? undefined : ({ sessionId: others[best.index]!.sessionId, similarity: best.score } satisfies DedupMatch)
+})
+
+export interface NewEpisode {
+  readonly sessionId: string
+  readonly summary: string
+  readonly turns: number
+  readonly provenance: EpisodeProvenance
+  readonly source: SummarySource
+}
+
+/** Writes one episode: capped, de-duplicated by trust rank, evicting by TTL and count (spec §4.2). */
+export const storeEpisode = Effect.fn("storeEpisode")(function* (input: NewEpisode) {
+  const config = yield* Settings
+  const result = yield* execute((state, at) =>
+    Effect.gen(function* () {
+      const match = config.episodeDedupThreshold > 0 ? yield* dedupProbe(state.episodes, input.sessionId, input.summary) : undefined
+      return { _tag: "StoreEpisode", ...input, match, at } satisfies EpisodeCommand
+    })
+  )
+  const stored = result.events.find((e) => e._tag === "EpisodeStored")
+  const dropped = result.events.find((e) => e._tag === "EpisodeDropped")
+  return { stored: stored !== undefined, dropped: dropped?._tag === "EpisodeDropped" ? dropped.duplicateOf : undefined, events: result.events }
+})
+
+const simple = (make: (at: string) => EpisodeCommand) => execute((_, at) => Effect.succeed(make(at)))
+
+/** A person's approval of an episode (CLI only, never a tool action: DESIGN §5.6). */
+export const promoteEpisode = Effect.fn("promoteEpisode")(function* (sessionId: string) {
+  yield* simple((at) => ({ _tag: "PromoteEpisode", sessionId, at }))
+})
+
+/** A person's removal of a pending episode and its summary file. */
+export const discardEpisode = Effect.fn("discardEpisode")(function* (sessionId: string) {
+  yield* simple((at) => ({ _tag: "DiscardEpisode", sessionId, at }))
+})
+
+/** TTL and count eviction on demand (it also runs on every write). */
+export const pruneEpisodes = Effect.fn("pruneEpisodes")(function* () {
+  const r = yield* simple((at) => ({ _tag: "PruneEpisodes", at }))
+  return r.events.flatMap((e) => (e._tag === "EpisodesEvicted" ? e.sessionIds : []))
+})
+
+/** Episodes newest first: pending review only (the review queue), or all of them with their trust. */
+export const listEpisodes = Effect.fn("listEpisodes")(function* (options: { readonly all: boolean }) {
+  const { state } = yield* loadEpisodes()
+  const all = newestFirst(state.episodes)
+  return options.all ? all : all.filter((e) => isPendingReview(e.provenance))
+})
+
+/** One episode by id (for a person: the CLI shows pending ones too). */
+export const findEpisode = Effect.fn("findEpisode")(function* (sessionId: string) {
+  const { state } = yield* loadEpisodes()
+  return state.episodes.find((e) => e.sessionId === sessionId)
+})
