@@ -3,6 +3,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { Background } from "../app/Background.js"
+import { EpisodeIndex } from "../app/EpisodeIndex.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
@@ -37,7 +38,7 @@ const llmFor = (config: MemoryConfig) =>
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) =>
-  Layer.merge(capConsolidationLayer, Background.layer).pipe(
+  Layer.mergeAll(capConsolidationLayer, Background.layer, EpisodeIndex.layer).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(

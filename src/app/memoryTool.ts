@@ -5,6 +5,10 @@ import { goQuote, plural, preview, utf8Bytes } from "../domain/text/utf8.js"
 import { addFact, factStats, parseTarget, removeFact, replaceFact } from "./facts.js"
 import { readout } from "./prompt.js"
 import { consolidateFacts, describeOutcome } from "./consolidation.js"
+import { findEpisode } from "./episodes.js"
+import { searchEpisodes } from "./recall.js"
+import { searchToolMessage } from "../domain/episodes/recall.js"
+import { isPendingReview } from "../domain/sessions/provenance.js"
 
 /** The tool's actions (spec facts §4.1). */
 export const ACTIONS = [
@@ -152,9 +156,20 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
           ...(outcome.kind === "consolidated" ? { before: outcome.count, after: outcome.newCount, ...listed(outcome.entries) } : {})
         })
       }
-      case "search":
-      case "view":
-        return failure(`action ${goQuote(args.action)} needs the episode store, which this build does not include yet`)
+      case "search": {
+        if (!args.query || args.query.trim() === "") return failure("query is required for search")
+        return success({ message: searchToolMessage(yield* searchEpisodes(args.query, 5)) })
+      }
+      case "view": {
+        if (args.target !== undefined && args.target !== "episodes") return failure(`view reads episodes: target must be "episodes" (got ${goQuote(args.target)})`)
+        const id = (args.query ?? "").trim()
+        if (id === "") return failure("query (the episode's session id) is required for view")
+        // Fail closed: an unknown id reads as pending, so the answer never tells a quarantined episode from none.
+        const episode = yield* findEpisode(id)
+        if (episode === undefined || isPendingReview(episode.provenance))
+          return failure(`memory: episode ${goQuote(id)} is pending review (or unknown); a person must promote it with tmem episodes promote before it can be read`)
+        return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
+      }
       default:
         return (ACTIONS as ReadonlyArray<string>).includes(args.action)
           ? failure(`action ${goQuote(args.action)} needs extended memory (atoms), which this build does not include yet`)

@@ -4,6 +4,7 @@ import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
 import { Background } from "../../src/app/Background.js"
+import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
 import { Settings } from "../../src/app/Settings.js"
 import { DEFAULT_CONFIG, type MemoryConfig } from "../../src/domain/config/MemoryConfig.js"
@@ -23,7 +24,7 @@ export const appLayer = (
     cap?: Parameters<typeof makeCapConsolidationLayer>[0]
   } = {}
 ) =>
-  Layer.merge(makeCapConsolidationLayer(options.cap), Background.layer).pipe(
+  Layer.mergeAll(makeCapConsolidationLayer(options.cap), Background.layer, EpisodeIndex.layer).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,
