@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { factLifecycle, type LifecycleEvent } from "../domain/events/lifecycle.js"
+import { episodeLifecycle, factLifecycle, type LifecycleEvent } from "../domain/events/lifecycle.js"
+import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
 import { TARGETS } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
 import { EventStore } from "../ports/EventStore.js"
@@ -22,6 +23,10 @@ export const lifecycleHistory = Effect.fn("lifecycleHistory")(function* (cursor:
     const last = batches[batches.length - 1]
     if (last !== undefined) next[stream] = last.version
   }
+  const episodes = yield* store.read(EPISODES_STREAM, episodeCodec, cursor[EPISODES_STREAM] ?? 0)
+  for (const b of episodes) events.push(...episodeLifecycle(EPISODES_STREAM, b))
+  const lastEpisode = episodes[episodes.length - 1]
+  if (lastEpisode !== undefined) next[EPISODES_STREAM] = lastEpisode.version
   const ordered = events
     .map((e, i) => ({ e, i }))
     .sort((a, b) => (a.e.timestamp < b.e.timestamp ? -1 : a.e.timestamp > b.e.timestamp ? 1 : a.i - b.i))

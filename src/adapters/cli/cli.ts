@@ -16,10 +16,11 @@ import { Settings } from "../../app/Settings.js"
 import { MemoryDisabled } from "../../domain/facts/errors.js"
 import { revertFacts, revertible } from "../../app/revert.js"
 import { runDemo } from "./demo.js"
-import { globalOptions, type Globals } from "./globals.js"
+import type { Globals } from "./globals.js"
 import { type Output, Refused, refuse, report } from "./output.js"
 
-const tmem = Command.make("tmem", globalOptions)
+import { tmem } from "./root.js"
+import { episodes, recall, sessionCmd } from "./episodesCli.js"
 
 const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
 
@@ -307,7 +308,7 @@ const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(
 
 export const command = tmem.pipe(
   Command.withDescription("tiered-memory: persistent, bounded, auditable memory for AI agents"),
-  Command.withSubcommands([tool, facts, prompt, events, demo, dev])
+  Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, demo, dev])
 )
 
 const app = Command.run(command, { name: "tmem", version: "0.1.0" })
