@@ -2,8 +2,19 @@ import { Clock, Context, Duration, Effect, Layer, Ref } from "effect"
 import { topK } from "../domain/embedding/index.js"
 import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
 import type { Episode } from "../domain/episodes/store.js"
-import { Embedder } from "../ports/Embedder.js"
+import { type EmbedFailed, Embedder, fitted } from "../ports/Embedder.js"
 import { EMBED_BACKOFF } from "./embedBackoff.js"
+
+// Stores hand back the same state object while their stream is unchanged, so the fingerprint is computed once per state.
+const fingerprints = new WeakMap<ReadonlyArray<Episode>, string>()
+const fingerprintOf = (episodes: ReadonlyArray<Episode>) => {
+  let f = fingerprints.get(episodes)
+  if (f === undefined) {
+    f = corpusFingerprint(episodes.filter((e) => e.summary.trim() !== "").map((e) => ({ sessionId: e.sessionId, summary: e.summary })))
+    fingerprints.set(episodes, f)
+  }
+  return f
+}
 
 /** A hit of the episode vector index: an episode id and its cosine to the query. */
 export interface IndexHit {
@@ -12,8 +23,8 @@ export interface IndexHit {
 }
 
 interface Built {
-  /** The corpus the vectors were fitted on, in index order; the query is embedded against the same corpus. */
-  readonly corpus: ReadonlyArray<string>
+  /** Embeds queries in the space the index was built in (same fit); the query never joins the vocabulary. */
+  readonly query: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>
   readonly ids: ReadonlyArray<string>
   readonly vectors: ReadonlyArray<Float32Array>
   /** `<count>:<fnv>` of what was embedded (spec episodes §9.2). */
@@ -49,15 +60,15 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         Effect.gen(function* () {
           // §9.4: the full summaries, trimmed, blank ones left out, in store order
           const kept = episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
-          const corpus = kept.map((e) => e.text)
-          const vectors = yield* embedder.embed(corpus, corpus)
-          return { corpus, ids: kept.map((e) => e.id), vectors, fingerprint } satisfies Built
+          const query = yield* fitted(embedder, kept.map((e) => e.text))
+          const vectors = yield* query(kept.map((e) => e.text))
+          return { query, ids: kept.map((e) => e.id), vectors, fingerprint } satisfies Built
         })
 
       /** The index for these episodes: the current one, a fresh rebuild, or (backing off, or busy) whatever serves. */
       const fresh = (episodes: ReadonlyArray<Episode>) =>
         Effect.gen(function* () {
-          const fingerprint = corpusFingerprint(episodes.map((e) => ({ sessionId: e.sessionId, summary: e.summary })))
+          const fingerprint = fingerprintOf(episodes)
           const now = yield* Clock.currentTimeMillis
           const start = yield* Ref.modify(state, (s): [boolean, IndexState] => {
             if (s.built?.fingerprint === fingerprint) return [false, s]
@@ -78,8 +89,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         Effect.gen(function* () {
           const built = yield* fresh(episodes)
           if (built === undefined || built.ids.length === 0 || k <= 0) return []
-          // the query is embedded in the space the index was built in (same corpus, same fit), never added to it
-          const q = yield* Effect.option(embedder.embed(built.corpus, [query]))
+          const q = yield* Effect.option(built.query([query]))
           if (q._tag === "None") return []
           return topK(q.value[0]!, built.vectors, k)
             .filter((m) => m.score > 0)

@@ -16,21 +16,24 @@ export const withBackoff = (window: Duration.DurationInput = EMBED_BACKOFF) =>
       const inner = yield* Embedder
       const windowMs = Duration.toMillis(window)
       const failed = yield* Ref.make<{ readonly at: number; readonly why: string } | undefined>(undefined)
+      const guard = <A>(call: Effect.Effect<A, EmbedFailed>) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const last = yield* Ref.get(failed)
+          if (last !== undefined && now - last.at < windowMs) {
+            const left = Math.ceil((windowMs - (now - last.at)) / 1000)
+            return yield* Effect.fail(new EmbedFailed({ text: `embeddings: not retried for ${left} s after: ${last.why}` }))
+          }
+          return yield* call.pipe(
+            Effect.tap(() => Ref.set(failed, undefined)),
+            Effect.tapError((e) => Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.set(failed, { at, why: e.message })))
+          )
+        })
+      const fit = inner.fit
       return Embedder.of({
         space: inner.space,
-        embed: (corpus, texts) =>
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const last = yield* Ref.get(failed)
-            if (last !== undefined && now - last.at < windowMs) {
-              const left = Math.ceil((windowMs - (now - last.at)) / 1000)
-              return yield* Effect.fail(new EmbedFailed({ text: `embeddings: not retried for ${left} s after: ${last.why}` }))
-            }
-            return yield* inner.embed(corpus, texts).pipe(
-              Effect.tap(() => Ref.set(failed, undefined)),
-              Effect.tapError((e) => Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.set(failed, { at, why: e.message })))
-            )
-          })
+        ...(fit !== undefined ? { fit: (corpus) => Effect.map(guard(fit(corpus)), (f) => (texts: ReadonlyArray<string>) => guard(f(texts))) } : {}),
+        embed: (corpus, texts) => guard(inner.embed(corpus, texts))
       })
     })
   )

@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 
 /** Identity of an embedding space: vectors are comparable only within one id (`rp/256`, `http/<model>/<dims>/<h>`). */
 export interface EmbeddingSpace {
@@ -26,5 +26,16 @@ export class Embedder extends Context.Tag("tmem/Embedder")<
       corpus: ReadonlyArray<string>,
       texts: ReadonlyArray<string>
     ) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>
+    /**
+     * Fits once on `corpus` and returns an embedder of further texts in that same space, for many queries against
+     * one index. Optional: without it, callers embed each query with `embed(corpus, [query])`.
+     */
+    readonly fit?: (
+      corpus: ReadonlyArray<string>
+    ) => Effect.Effect<(texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>, EmbedFailed>
   }
 >() {}
+
+/** `embedder.fit(corpus)`, or the equivalent made of `embed` for embedders without it. */
+export const fitted = (embedder: Embedder["Type"], corpus: ReadonlyArray<string>) =>
+  embedder.fit !== undefined ? embedder.fit(corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed(corpus, texts))

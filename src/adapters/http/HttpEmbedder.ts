@@ -21,6 +21,7 @@ export interface CacheStats {
 
 /** The embedder service plus its cache counters (for benchmarks and tests). */
 export interface HttpEmbedderInstance extends Readonly<Embedder["Type"]> {
+  readonly fit: NonNullable<Embedder["Type"]["fit"]>
   readonly stats: () => CacheStats
 }
 
@@ -200,6 +201,8 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
     return {
       space,
       embed,
+      // stateless: vectors do not depend on the corpus, so fitting only warms the cache (spec embedding §3.1)
+      fit: (corpus: ReadonlyArray<string>) => Effect.as(embed(corpus, []), (texts: ReadonlyArray<string>) => embed([], texts)),
       stats: () => ({ hits, misses, requests, entries: cache.size })
     }
   })
@@ -208,5 +211,5 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
 export const layer = (config: EmbeddingConfig): Layer.Layer<Embedder> =>
   Layer.effect(
     Embedder,
-    Effect.map(make(config), (instance) => Embedder.of({ space: instance.space, embed: instance.embed }))
+    Effect.map(make(config), (instance) => Embedder.of({ space: instance.space, embed: instance.embed, fit: instance.fit }))
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))

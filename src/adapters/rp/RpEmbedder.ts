@@ -34,16 +34,20 @@ export const make = (dims = 256) => {
   const streams = bounded<string, ReadonlyArray<string>>()
   const vectors = bounded<string, Float32Array>()
   const streamOf = (t: string) => streams(t, () => tokenStream(t))
+  const embedWith = (model: ReturnType<typeof fitTokenStreams>, texts: ReadonlyArray<string>) =>
+    texts.map((t) => {
+      const indices = rowIndices(model, streamOf(t))
+      // callers get their own copy: a cached vector must never be written through
+      return vectors(sequenceKey(indices), () => embedRows(model, indices)).slice()
+    })
   return Embedder.of({
     space: { id: rpFingerprint(d), provider: "rp", model: "", dims: d },
-    embed: (corpus, texts) =>
+    embed: (corpus, texts) => Effect.sync(() => embedWith(fitTokenStreams(corpus.map(streamOf), d), texts)),
+    // one fit for many queries: the model is the index's, the query never joins its vocabulary
+    fit: (corpus) =>
       Effect.sync(() => {
         const model = fitTokenStreams(corpus.map(streamOf), d)
-        return texts.map((t) => {
-          const indices = rowIndices(model, streamOf(t))
-          // callers get their own copy: a cached vector must never be written through
-          return vectors(sequenceKey(indices), () => embedRows(model, indices)).slice()
-        })
+        return (texts: ReadonlyArray<string>) => Effect.sync(() => embedWith(model, texts))
       })
   })
 }

@@ -70,7 +70,7 @@ describe("HttpEmbedder: request", () => {
       const [keys, got] = yield* Effect.flatMap(Embedder, (e) => Effect.map(e.embed([], ["x"]), (vs) => [Object.keys(e).sort(), plain(vs)] as const)).pipe(
         Effect.provide(HttpEmbedder.layer(configFor(server.url)))
       )
-      expect(keys).toEqual(["embed", "space"])
+      expect(keys).toEqual(["embed", "fit", "space"])
       expect(got).toEqual([vectorFor("x")])
     })
   )
