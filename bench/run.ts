@@ -4,6 +4,7 @@ import { runColdStartBench } from "./coldStart.js"
 import { runConsolidationBench } from "./consolidation.js"
 import { runDurableAddBench } from "./durableAdd.js"
 import { runHttpBench } from "./http.js"
+import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
 
 console.log(`# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ${(await import("node:os")).cpus().length} cores)\n`)
@@ -12,3 +13,4 @@ console.log(runColdStartBench())
 console.log(await runRpBench())
 console.log(await runConsolidationBench())
 console.log(await runHttpBench())
+console.log(await runRecallBench())

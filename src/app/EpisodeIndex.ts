@@ -1,5 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer, Ref } from "effect"
-import { topK } from "../domain/embedding/index.js"
+import { buildVectorIndex, searchVectorIndex, type VectorIndex } from "../domain/embedding/vector.js"
 import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
 import type { Episode } from "../domain/episodes/store.js"
 import { type EmbedFailed, Embedder, fitted } from "../ports/Embedder.js"
@@ -26,7 +26,7 @@ interface Built {
   /** Embeds queries in the space the index was built in (same fit); the query never joins the vocabulary. */
   readonly query: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>
   readonly ids: ReadonlyArray<string>
-  readonly vectors: ReadonlyArray<Float32Array>
+  readonly vectors: VectorIndex
   /** `<count>:<fnv>` of what was embedded (spec episodes §9.2). */
   readonly fingerprint: string
 }
@@ -61,7 +61,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
           // §9.4: the full summaries, trimmed, blank ones left out, in store order
           const kept = episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
           const query = yield* fitted(embedder, kept.map((e) => e.text))
-          const vectors = yield* query(kept.map((e) => e.text))
+          const vectors = buildVectorIndex(yield* query(kept.map((e) => e.text)))
           return { query, ids: kept.map((e) => e.id), vectors, fingerprint } satisfies Built
         })
 
@@ -91,7 +91,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
           if (built === undefined || built.ids.length === 0 || k <= 0) return []
           const q = yield* Effect.option(built.query([query]))
           if (q._tag === "None") return []
-          return topK(q.value[0]!, built.vectors, k)
+          return searchVectorIndex(built.vectors, q.value[0]!, k)
             .filter((m) => m.score > 0)
             .map((m) => ({ sessionId: built.ids[m.index]!, score: m.score }))
         })

@@ -205,6 +205,16 @@ export const make = (options: DiskOptions) =>
       }
     }
 
+    const statOptional = (p: string) => {
+      try {
+        return fs.statSync(p)
+      } catch {
+        return undefined
+      }
+    }
+    /** Manifests whose hash was checked against the journal, with the sizes and mtimes they had then. */
+    const verified = new Map<string, { readonly journal: string; readonly manifest: string }>()
+
     // Multi-file projections are never read back, so their streams are folded from the journal; the fold is kept
     // per journal and reused while the journal's size and mtime are unchanged.
     const folds = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly state: unknown; readonly version: number }>()
@@ -563,13 +573,29 @@ export const make = (options: DiskOptions) =>
 
     /** Lock-free fast path: the projection's hash matches the journal's last batch, so the projection is the state. */
     const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
+      if (codec.files !== undefined) {
+        // nothing moved since the last verified load: not even the journal's tail needs reading (its last line can
+        // be an import of thousands of episodes)
+        const jp = journalPath(stream)
+        const manifestPath = path.join(dir, codec.files.manifest)
+        const [j, m, known, hit] = [statOptional(jp), statOptional(manifestPath), verified.get(manifestPath), folds.get(jp)]
+        if (j !== undefined && m !== undefined && known !== undefined && hit !== undefined &&
+          known.journal === `${j.size}:${j.mtimeMs}` && known.manifest === `${m.size}:${m.mtimeMs}` && hit.size === j.size && hit.mtimeMs === j.mtimeMs)
+          return { state: hit.state as S, version: hit.version, recorded: [] }
+      }
       const tail = readTail(stream, journalPath(stream))
       if (tail.complete < tail.size) return undefined
       if (codec.files !== undefined) {
         const manifestPath = path.join(dir, codec.files.manifest)
+        // the manifest can be large (an index of thousands of episodes): re-hash it only when it or the journal moved
+        const seen = statOptional(manifestPath)
+        const known = verified.get(manifestPath)
+        if (tail.last !== undefined && seen !== undefined && known !== undefined && known.journal === `${tail.size}:${tail.mtimeMs}` && known.manifest === `${seen.size}:${seen.mtimeMs}`)
+          return { ...foldCached(stream, codec, tail), recorded: [] }
         const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
         if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
         if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
+        if (seen !== undefined) verified.set(manifestPath, { journal: `${tail.size}:${tail.mtimeMs}`, manifest: `${seen.size}:${seen.mtimeMs}` })
         return { ...foldCached(stream, codec, tail), recorded: [] }
       }
       const target = projectionPath(stream)

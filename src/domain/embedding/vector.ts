@@ -76,3 +76,64 @@ export const topK = (query: Vector, vectors: ReadonlyArray<Vector>, k: number): 
   ranked.sort((x, y) => x.distance - y.distance || x.index - y.index)
   return ranked.slice(0, n).map(({ index, distance }) => ({ index, score: Math.fround(1 - distance) }))
 }
+
+/** Vectors normalised once and laid out contiguously, for many queries against one index. */
+export interface VectorIndex {
+  readonly dims: number
+  readonly size: number
+  /** Row `i` is vector `i` scaled to unit length (all zero for a zero, non-finite or mismatched vector). */
+  readonly rows: Float32Array
+}
+
+/** Builds the index; the dimensionality is the first vector's. */
+export const buildVectorIndex = (vectors: ReadonlyArray<Vector>): VectorIndex => {
+  const dims = vectors[0]?.length ?? 0
+  const rows = new Float32Array(dims * vectors.length)
+  vectors.forEach((v, r) => {
+    if (v.length !== dims) return
+    let norm = 0
+    for (let i = 0; i < dims; i++) norm += v[i]! * v[i]!
+    norm = Math.sqrt(norm)
+    if (!(norm > 0) || !Number.isFinite(norm)) return
+    for (let i = 0; i < dims; i++) rows[r * dims + i] = v[i]! / norm
+  })
+  return { dims, size: vectors.length, rows }
+}
+
+/**
+ * The `k` rows most similar to `query` by cosine (a dot product of unit vectors, accumulated in float64), best
+ * first; equal scores keep row order. The same ranking as `topK` up to float rounding (spec embedding §6.3 allows
+ * 1e-6), without re-normalising every row per query or sorting the whole index.
+ */
+export const searchVectorIndex = (index: VectorIndex, query: Vector, k: number): Array<Match> => {
+  const n = Math.min(Math.floor(k), index.size)
+  if (!(n > 0) || query.length !== index.dims || index.dims === 0) return []
+  let qn = 0
+  for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!
+  qn = Math.sqrt(qn)
+  if (!(qn > 0) || !Number.isFinite(qn)) return index.size === 0 ? [] : Array.from({ length: n }, (_, i) => ({ index: i, score: 0 }))
+  const q = Float64Array.from(query, (x) => x / qn)
+  const { dims, rows, size } = index
+  // a sorted window of the best n so far: k is small (29 for recall), so insertion beats a heap
+  const bestScore = new Float64Array(n).fill(-Infinity)
+  const bestIndex = new Int32Array(n).fill(-1)
+  for (let r = 0; r < size; r++) {
+    let dot = 0
+    const base = r * dims
+    for (let i = 0; i < dims; i++) dot += q[i]! * rows[base + i]!
+    // ranked by the float32 score it reports, so rows whose scores print equal keep their order
+    dot = Math.fround(dot)
+    if (!(dot > bestScore[n - 1]!)) continue
+    let j = n - 1
+    while (j > 0 && dot > bestScore[j - 1]!) {
+      bestScore[j] = bestScore[j - 1]!
+      bestIndex[j] = bestIndex[j - 1]!
+      j--
+    }
+    bestScore[j] = dot
+    bestIndex[j] = r
+  }
+  const out: Array<Match> = []
+  for (let j = 0; j < n; j++) if (bestIndex[j]! >= 0) out.push({ index: bestIndex[j]!, score: Math.fround(Math.max(-1, Math.min(1, bestScore[j]!))) })
+  return out
+}
