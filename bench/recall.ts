@@ -5,6 +5,7 @@ import * as path from "node:path"
 import * as DiskEventStore from "../src/adapters/disk/DiskEventStore.js"
 import * as NoneLlm from "../src/adapters/llm/NoneLlm.js"
 import { NodeFiles } from "../src/adapters/live.js"
+import * as MemoryDerivedFiles from "../src/adapters/memory/MemoryDerivedFiles.js"
 import * as MemoryEventStore from "../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../src/adapters/rp/RpEmbedder.js"
@@ -45,6 +46,7 @@ const episodesOf = (n: number): ReadonlyArray<Episode> =>
 
 const services = (store: Layer.Layer<EventStore>) =>
   EpisodeIndex.layer.pipe(
+    Layer.provide(MemoryDerivedFiles.layer),
     Layer.provideMerge(Layer.mergeAll(store, RpEmbedder.layer(256), NoneLlm.layer, Settings.layer(DEFAULT_CONFIG), Notifiers.silent))
   )
 

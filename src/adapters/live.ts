@@ -8,6 +8,7 @@ import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
 import type { Notifier } from "../ports/Notifier.js"
+import * as DiskDerivedFiles from "./disk/DiskDerivedFiles.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
@@ -38,7 +39,7 @@ const llmFor = (config: MemoryConfig) =>
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) =>
-  Layer.mergeAll(capConsolidationLayer, Background.layer, EpisodeIndex.layer).pipe(
+  Layer.mergeAll(capConsolidationLayer, Background.layer, EpisodeIndex.layer.pipe(Layer.provide(DiskDerivedFiles.layer({ dir: options.dir })))).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(

@@ -1,8 +1,10 @@
-import { Clock, Context, Duration, Effect, Layer, Ref } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Ref } from "effect"
 import { buildVectorIndex, searchVectorIndex, type VectorIndex } from "../domain/embedding/vector.js"
 import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
 import type { Episode } from "../domain/episodes/store.js"
+import { DerivedFiles } from "../ports/DerivedFiles.js"
 import { type EmbedFailed, Embedder, fitted } from "../ports/Embedder.js"
+import { decodeVectors, encodeVectors } from "../domain/episodes/vectorsFile.js"
 import { EMBED_BACKOFF } from "./embedBackoff.js"
 
 // Stores hand back the same state object while their stream is unchanged, so the fingerprint is computed once per state.
@@ -15,6 +17,10 @@ const fingerprintOf = (episodes: ReadonlyArray<Episode>) => {
   }
   return f
 }
+
+/** The persisted vectors and their meta (spec episodes §9.1–9.2: odek's names, this port's encoding). */
+export const VECTORS_FILE = "episodes_vectors.gob"
+export const META_FILE = "episodes_index_meta.json"
 
 /** A hit of the episode vector index: an episode id and its cosine to the query. */
 export interface IndexHit {
@@ -53,16 +59,48 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
     EpisodeIndex,
     Effect.gen(function* () {
       const embedder = yield* Embedder
+      const files = yield* DerivedFiles
       const state = yield* Ref.make<IndexState>({ built: undefined, failedAt: undefined, rebuilding: false })
       const backoffMs = Duration.toMillis(EMBED_BACKOFF)
 
+      // §9.4: the full summaries, trimmed, blank ones left out, in store order
+      const corpusOf = (episodes: ReadonlyArray<Episode>) =>
+        episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
+      // Random projections are fitted on the corpus, so a query needs that fit; other embedders are stateless.
+      const queryFor = (corpus: ReadonlyArray<string>) =>
+        embedder.space.provider === "rp" ? fitted(embedder, corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
+
       const rebuild = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>
         Effect.gen(function* () {
-          // §9.4: the full summaries, trimmed, blank ones left out, in store order
-          const kept = episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
+          const kept = corpusOf(episodes)
           const query = yield* fitted(embedder, kept.map((e) => e.text))
           const vectors = buildVectorIndex(yield* query(kept.map((e) => e.text)))
-          return { query, ids: kept.map((e) => e.id), vectors, fingerprint } satisfies Built
+          const built = { query, ids: kept.map((e) => e.id), vectors, fingerprint } satisfies Built
+          // vectors first, meta last: a crash in between leaves a meta that no longer matches, so a rebuild
+          yield* files.write(VECTORS_FILE, encodeVectors({ ids: built.ids, index: vectors }))
+          yield* files.write(META_FILE, new TextEncoder().encode(JSON.stringify({ fingerprint: embedder.space.id, corpus: fingerprint })))
+          return built
+        })
+
+      /** The persisted index, when its embedding space and corpus are exactly the current ones (spec §9.6). */
+      const load = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>
+        Effect.gen(function* () {
+          const meta = yield* files.read(META_FILE)
+          if (Option.isNone(meta)) return undefined
+          let m: { fingerprint?: unknown; corpus?: unknown }
+          try {
+            m = JSON.parse(new TextDecoder().decode(meta.value)) as typeof m
+          } catch {
+            return undefined
+          }
+          if (m.fingerprint !== embedder.space.id || m.corpus !== fingerprint) return undefined
+          const raw = yield* files.read(VECTORS_FILE)
+          const persisted = Option.isSome(raw) ? decodeVectors(raw.value) : undefined
+          const kept = corpusOf(episodes)
+          if (persisted === undefined || persisted.ids.length !== kept.length || persisted.ids.some((id, i) => id !== kept[i]!.id)) return undefined
+          const query = yield* Effect.option(queryFor(kept.map((e) => e.text)))
+          if (Option.isNone(query)) return undefined
+          return { query: query.value, ids: persisted.ids, vectors: persisted.index, fingerprint } satisfies Built
         })
 
       /** The index for these episodes: the current one, a fresh rebuild, or (backing off, or busy) whatever serves. */
@@ -76,6 +114,12 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
             return [true, { ...s, rebuilding: true }]
           })
           if (!start) return (yield* Ref.get(state)).built
+          const cold = (yield* Ref.get(state)).built === undefined
+          const loaded = cold ? yield* load(episodes, fingerprint) : undefined
+          if (loaded !== undefined) {
+            yield* Ref.set(state, { built: loaded, failedAt: undefined, rebuilding: false })
+            return loaded
+          }
           const result = yield* Effect.either(rebuild(episodes, fingerprint))
           const at = yield* Clock.currentTimeMillis
           yield* Ref.update(state, (s) =>

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
+import * as MemoryDerivedFiles from "../../src/adapters/memory/MemoryDerivedFiles.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
@@ -24,7 +25,7 @@ export const appLayer = (
     cap?: Parameters<typeof makeCapConsolidationLayer>[0]
   } = {}
 ) =>
-  Layer.mergeAll(makeCapConsolidationLayer(options.cap), Background.layer, EpisodeIndex.layer).pipe(
+  Layer.mergeAll(makeCapConsolidationLayer(options.cap), Background.layer, EpisodeIndex.layer.pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,

@@ -1,0 +1,13 @@
+import { Context, type Effect, type Option } from "effect"
+
+/**
+ * Files derived from the journal that only save work (the persisted episode vectors). Losing or corrupting one
+ * costs a rebuild, never data, so reads answer None on any problem and writes fail silently (spec episodes §9.7).
+ */
+export class DerivedFiles extends Context.Tag("tmem/DerivedFiles")<
+  DerivedFiles,
+  {
+    readonly read: (name: string) => Effect.Effect<Option.Option<Uint8Array>>
+    readonly write: (name: string, bytes: Uint8Array) => Effect.Effect<void>
+  }
+>() {}
