@@ -7,7 +7,7 @@ import type { LlmRequestText } from "../domain/llm/prompts.js"
 import { scanForWrite } from "../domain/scan/index.js"
 import { bufferLine, type BufferRole } from "../domain/sessions/buffer.js"
 import type { ChatMessage, TrustZone } from "../domain/sessions/message.js"
-import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources } from "../domain/sessions/provenance.js"
+import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources, toolEffect } from "../domain/sessions/provenance.js"
 import { episodeUntrusted, type SessionCommand, type SessionState, userTurns } from "../domain/sessions/session.js"
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
@@ -68,11 +68,17 @@ export const recordMessage = Effect.fn("recordMessage")(function* (sessionId: st
       _tag: "RecordMessage",
       message,
       taintSources: episodeTaintSources([message], zone),
+      effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
       bufferLine: buffer !== undefined && config.bufferEnabled ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content) : undefined,
       bufferCapacity: config.bufferLines,
       at
     }
   })
+})
+
+/** The session's Tier 2 lines, oldest first, for the prompt block (`freezeMemoryBlock()(lines)`). */
+export const sessionBuffer = Effect.fn("sessionBuffer")(function* (sessionId: string) {
+  return (yield* loadSession(sessionId)).state.buffer
 })
 
 /** The oldest `count` messages leave the history (a context or size budget); their taint stays. */

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
 import { Background } from "../../src/app/Background.js"
@@ -8,7 +8,7 @@ import { endSession, onSessionEnd, recordMessage, trimHistory } from "../../src/
 import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import type { ChatMessage, TrustZone } from "../../src/domain/sessions/message.js"
 import { appLayer } from "../support/app.js"
-import { chats, scriptedRuntime } from "../support/llm.js"
+import { chats, scriptedEmbedder, scriptedRuntime } from "../support/llm.js"
 
 const zone: TrustZone = { cwd: "/work/proj", roots: ["/work/proj", "/workspace"], realpath: (p) => p }
 const SUMMARY = "The user asked to fix the tokenizer crash; the agent patched internal/lexer/lexer.go and added regression tests."
@@ -173,5 +173,22 @@ describe("session end: episodes", () => {
     expect(await rt.runPromise(Effect.flatMap(Background, (b) => b.drain("10 seconds")))).toBe(true)
     expect((await rt.runPromise(listEpisodes({ all: true }))).map((e) => e.sessionId)).toEqual(["bg"])
     await rt.dispose()
+  })
+})
+
+describe("embedding failures", () => {
+  it("an embedder that fails never causes a dedup: both near-identical episodes are stored", async () => {
+    const down = await startScriptedServer({ handler: () => ({ kind: "status", status: 503 }) })
+    try {
+      const rt = ManagedRuntime.make(appLayer({ embedder: scriptedEmbedder(down) }))
+      for (const id of ["x1", "x2"]) {
+        await rt.runPromise(session(id, 3))
+        await rt.runPromise(endSession(id, zone))
+      }
+      expect((await rt.runPromise(listEpisodes({ all: true }))).map((e) => e.sessionId)).toEqual(["x2", "x1"])
+      await rt.dispose()
+    } finally {
+      await down.close()
+    }
   })
 })

@@ -193,6 +193,24 @@ const zoneJudge = (zone: TrustZone) => {
 /** §5.3: whether this one tool call makes the session's episode untrusted. */
 export const toolCallTaintsEpisode = (call: ToolCall, zone: TrustZone): boolean => zoneJudge(zone)(call)
 
+/** What a tool call reached, as a session records it beside the call: the class its taint is judged by. */
+export type ToolEffect = "external" | "read_workspace" | "read_outside" | "command_local" | "command_network" | "command_unknown" | "other"
+
+export const toolEffect = (call: ToolCall, zone: TrustZone): ToolEffect => {
+  if (call.name.includes("__") || ALWAYS_EXTERNAL.has(call.name)) return "external"
+  if (PATH_TOOLS.has(call.name)) return zoneJudge(zone)(call) ? "read_outside" : "read_workspace"
+  if (SHELL_TOOLS.has(call.name)) {
+    if (call.arguments.trim() === "") return "command_local"
+    const o = argumentObject(call.arguments)
+    const commands = o === undefined ? undefined : stringFields(o, COMMAND_KEY)
+    if (commands === undefined) return "command_unknown"
+    const effects = commands.flatMap((c) => [...classifyCommand(c)])
+    if (effects.some((e) => e === "network_egress" || e === "network_upload")) return "command_network"
+    return effects.includes("unknown") ? "command_unknown" : "command_local"
+  }
+  return "other"
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Wrapped external content (§5.4)
 

@@ -9,7 +9,12 @@ import { ChatMessage } from "./message.js"
 
 const Instant = Schema.String
 
-export const MessageRecorded = Schema.TaggedStruct("MessageRecorded", { message: ChatMessage, at: Instant })
+export const MessageRecorded = Schema.TaggedStruct("MessageRecorded", {
+  message: ChatMessage,
+  /** One effect class per tool call of the message (spec episodes §5.3), in call order. */
+  effects: Schema.optionalWith(Schema.Array(Schema.String), { exact: true }),
+  at: Instant
+})
 /** Sources that make the session's episode untrusted (tool names, wrapper labels), first seen in this message. */
 export const TaintObserved = Schema.TaggedStruct("TaintObserved", { sources: Schema.Array(Schema.String), at: Instant })
 /** A Tier 2 line; `capacity` is the ring size in force, so replay needs no configuration. */
@@ -27,6 +32,8 @@ export type SessionCommand =
       readonly message: ChatMessage
       /** `episodeTaintSources([message], zone)`, computed by the app (it needs the file system for symlinks). */
       readonly taintSources: ReadonlyArray<string>
+      /** `toolEffect` of each tool call, computed by the app with the trust zone. */
+      readonly effects?: ReadonlyArray<string> | undefined
       /** The Tier 2 line for this message, when it gets one (the user's input, the agent's final reply). */
       readonly bufferLine?: string | undefined
       readonly bufferCapacity: number
@@ -61,7 +68,8 @@ export const decideSession = (command: SessionCommand, state: SessionState): Eit
   if (state.ended) return Either.left(new SessionError({ text: "memory: this session has ended; start a new one" }))
   switch (command._tag) {
     case "RecordMessage": {
-      const events: Array<SessionEvent> = [MessageRecorded.make({ message: command.message, at: command.at })]
+      const effects = command.effects !== undefined && command.effects.length > 0 ? { effects: command.effects } : {}
+      const events: Array<SessionEvent> = [MessageRecorded.make({ message: command.message, ...effects, at: command.at })]
       const fresh = [...new Set(command.taintSources)].filter((s) => !state.taintSources.includes(s))
       if (fresh.length > 0) events.push(TaintObserved.make({ sources: fresh, at: command.at }))
       if (command.bufferLine !== undefined && command.bufferCapacity > 0)

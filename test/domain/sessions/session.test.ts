@@ -1,7 +1,7 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import type { ChatMessage, TrustZone } from "../../../src/domain/sessions/message.js"
-import { deriveSessionProvenance, episodeTaintSources } from "../../../src/domain/sessions/provenance.js"
+import { deriveSessionProvenance, episodeTaintSources, toolEffect } from "../../../src/domain/sessions/provenance.js"
 import {
   decideSession,
   episodeUntrusted,
@@ -105,5 +105,21 @@ describe("session aggregate", () => {
     expect(trustedRuns).toBeGreaterThan(200)
     // the case the property is about: the tainting message itself is gone from the history
     expect(trimmedAway).toBeGreaterThan(100)
+  })
+})
+
+describe("tool effect classes", () => {
+  it("each call is recorded with the class its taint is judged by", () => {
+    const c = (name: string, args: object | string) => ({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) })
+    expect(toolEffect(c("read_file", { path: "src/a.ts" }), zone)).toBe("read_workspace")
+    expect(toolEffect(c("read_file", { path: "/etc/hosts" }), zone)).toBe("read_outside")
+    expect(toolEffect(c("web_search", { q: "x" }), zone)).toBe("external")
+    expect(toolEffect(c("gh__issue", {}), zone)).toBe("external")
+    expect(toolEffect(c("shell", { command: "go test ./..." }), zone)).toBe("command_local")
+    expect(toolEffect(c("shell", { command: "git push origin main" }), zone)).toBe("command_network")
+    expect(toolEffect(c("shell", { command: "frobnicate --all" }), zone)).toBe("command_unknown")
+    expect(toolEffect(c("write_file", { path: "/etc/x" }), zone)).toBe("other")
+    const s = apply(initialSession, { ...record(call("shell", { command: "curl https://x" })), effects: ["command_network"] })
+    expect(s.messages).toHaveLength(1)
   })
 })
