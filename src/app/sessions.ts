@@ -7,7 +7,7 @@ import type { LlmRequestText } from "../domain/llm/prompts.js"
 import { scanForWrite } from "../domain/scan/index.js"
 import { bufferLine, type BufferRole } from "../domain/sessions/buffer.js"
 import type { ChatMessage, TrustZone } from "../domain/sessions/message.js"
-import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources, toolEffect } from "../domain/sessions/provenance.js"
+import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources, toolEffect, UNKNOWN_PROVENANCE } from "../domain/sessions/provenance.js"
 import { episodeUntrusted, type SessionCommand, type SessionState, userTurns } from "../domain/sessions/session.js"
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
@@ -138,7 +138,12 @@ const summarise = (messages: ReadonlyArray<ChatMessage>, wantEpisode: boolean, w
  * that read as a conversation turn, scan the summary (a refused one is stored untrusted for audit, never
  * auto-approved), store the episode, add at most five durable facts from a trusted session.
  */
-export const extractSession = Effect.fn("extractSession")(function* (sessionId: string, session: SessionState, zone: TrustZone) {
+export const extractSession = Effect.fn("extractSession")(function* (
+  sessionId: string,
+  session: SessionState,
+  zone: TrustZone,
+  known?: EpisodeProvenance
+) {
   const config = yield* Settings
   const turns = userTurns(session)
   if (!config.enabled) return { kind: "skipped", reason: "memory disabled" } satisfies ExtractionOutcome
@@ -147,7 +152,7 @@ export const extractSession = Effect.fn("extractSession")(function* (sessionId: 
   const minTurns = Math.max(config.minTurnsForExtraction, 3)
   if (turns < minTurns || session.messages.length === 0)
     return { kind: "skipped", reason: `${turns} user turns, fewer than ${minTurns}` } satisfies ExtractionOutcome
-  const provenance = deriveSessionProvenance({ messages: session.messages, episodeUntrusted: episodeUntrusted(session) }, zone)
+  const provenance = known ?? deriveSessionProvenance({ messages: session.messages, episodeUntrusted: episodeUntrusted(session) }, zone)
   const wantFacts = config.extractFacts && provenance.untrusted !== true
   const { summary, source, facts } = yield* summarise(session.messages, config.extractOnEnd, wantFacts)
   for (const f of factCandidates(facts)) yield* Effect.ignore(addFact(f.target, f.content))
@@ -158,6 +163,22 @@ export const extractSession = Effect.fn("extractSession")(function* (sessionId: 
     scanForWrite(text) === undefined ? provenance : { ...provenance, untrusted: true, sources: [...(provenance.sources ?? []), GUARD_SOURCE] }
   const r = yield* storeEpisode({ sessionId, summary: text, turns, provenance: guarded, source })
   return { kind: "episode", source, stored: r.stored, droppedAsDuplicateOf: r.dropped, provenance: guarded } satisfies ExtractionOutcome
+})
+
+/**
+ * Session end for an agent that kept no structured session, only its transcript lines (`user: …`,
+ * `assistant: …`): the episode is written like any other but untrusted, source `unknown_provenance` — with nothing
+ * to judge the history by, it waits for a person (spec episodes §5.8).
+ */
+export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* (sessionId: string, lines: ReadonlyArray<string>) {
+  const messages: ReadonlyArray<ChatMessage> = lines.map((l) => {
+    const m = /^(user|assistant):\s?([\s\S]*)$/.exec(l)
+    return m === null ? { role: "assistant", content: l } : { role: m[1] as "user" | "assistant", content: m[2]! }
+  })
+  const session: SessionState = { messages, buffer: [], taintSources: [], ended: true }
+  // no zone can vouch for an unrecorded history: every path is judged outside
+  const nowhere: TrustZone = { cwd: "/", roots: [], realpath: () => undefined }
+  return yield* extractSession(sessionId, session, nowhere, UNKNOWN_PROVENANCE)
 })
 
 /** Ends a session and does its session-end work now: extraction, then consolidation of both fact files. */

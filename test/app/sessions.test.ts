@@ -4,7 +4,7 @@ import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/
 import { Background } from "../../src/app/Background.js"
 import { listEpisodes, promoteEpisode } from "../../src/app/episodes.js"
 import { loadFacts } from "../../src/app/facts.js"
-import { endSession, onSessionEnd, recordMessage, trimHistory } from "../../src/app/sessions.js"
+import { endSession, endUnrecordedSession, onSessionEnd, recordMessage, trimHistory } from "../../src/app/sessions.js"
 import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import type { ChatMessage, TrustZone } from "../../src/domain/sessions/message.js"
 import { appLayer } from "../support/app.js"
@@ -190,5 +190,25 @@ describe("embedding failures", () => {
     } finally {
       await down.close()
     }
+  })
+})
+
+describe("session end without a recorded session", () => {
+  it("is stored untrusted with unknown_provenance and waits for review", async () => {
+    const r = await Effect.runPromise(
+      Effect.gen(function* () {
+        const outcome = yield* endUnrecordedSession("plain", [
+          "user: please fix the lexer",
+          "assistant: fixed it",
+          "user: add tests",
+          "assistant: added",
+          "user: thanks",
+          "assistant: you are welcome"
+        ])
+        return { outcome, pending: yield* listEpisodes({ all: false }) }
+      }).pipe(Effect.provide(appLayer()))
+    )
+    expect(r.outcome).toMatchObject({ kind: "episode", provenance: { untrusted: true, sources: ["unknown_provenance"] } })
+    expect(r.pending.map((e) => e.sessionId)).toEqual(["plain"])
   })
 })
