@@ -1,17 +1,9 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { tempMemoryDir, tmem } from "../support/cli.js"
+import { tempDirs, tmem } from "../support/cli.js"
 
-const dirs: Array<string> = []
-const fresh = () => {
-  const d = tempMemoryDir()
-  dirs.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
-})
+const { fresh } = tempDirs(afterAll)
 
 const json = (s: string) => JSON.parse(s) as Record<string, any>
 

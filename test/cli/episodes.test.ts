@@ -2,17 +2,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { tempMemoryDir, tmem } from "../support/cli.js"
+import { tempDirs, tmem } from "../support/cli.js"
 
-const dirs: Array<string> = []
-const fresh = () => {
-  const d = tempMemoryDir()
-  dirs.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
-})
+const { fresh, track } = tempDirs(afterAll)
 
 const transcript = (id: string, readPath: string, workspace: string) => ({
   session_id: id,
@@ -42,7 +34,7 @@ describe("tmem session ingest, episodes, recall", () => {
   it("ingests sessions: a workspace session is trusted and recalled; an outside read is pending until promoted", async () => {
     const dir = fresh()
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-ws-"))
-    dirs.push(work)
+    track(work)
     const a = await tmem(["--dir", dir, "session", "ingest", write(work, "a.json", transcript("s-trusted", "src/lexer.ts", work))])
     expect(a).toMatchObject({ code: 0, stdout: "session s-trusted: 11 messages; episode stored (extractive summary, no LLM; trusted)\n" })
     const outside = transcript("s-outside", "/etc/hosts", work)

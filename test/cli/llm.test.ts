@@ -4,20 +4,12 @@ import * as path from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { demoHandler } from "../../src/adapters/dev/demoScript.js"
 import { type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
-import { BIN, tempMemoryDir, tmem } from "../support/cli.js"
+import { BIN, tempDirs, tmem } from "../support/cli.js"
 
 let server: ScriptedServer
-const dirs: Array<string> = []
-const fresh = () => {
-  const d = tempMemoryDir()
-  dirs.push(d)
-  return d
-}
+const { fresh } = tempDirs(afterAll)
 beforeAll(async () => void (server = await startScriptedServer({ handler: demoHandler })))
-afterAll(async () => {
-  await server.close()
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
-})
+afterAll(() => server.close())
 beforeEach(() => server.reset())
 
 const llm = () => ["--llm-url", server.url, "--llm-model", "scripted"]

@@ -28,3 +28,19 @@ export const tmem = (args: ReadonlyArray<string>, options: { input?: string | Bu
   })
 
 export const tempMemoryDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "tmem-cli-"))
+
+/** Fresh memory directories for one test file, all removed after it. */
+export const tempDirs = (afterAll: (fn: () => void) => void) => {
+  const dirs: Array<string> = []
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+  })
+  return {
+    fresh: () => {
+      const d = tempMemoryDir()
+      dirs.push(d)
+      return d
+    },
+    track: (d: string) => void dirs.push(d)
+  }
+}
