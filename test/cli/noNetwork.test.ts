@@ -14,10 +14,22 @@ describe("the default configuration opens no socket", () => {
     expect(r.stderr).toContain("NETWORK-ATTEMPT")
   })
 
-  it("demo, facts, tool, prompt and events run without a single network attempt", () => {
+  it("demo, facts, tool, prompt, events, session ingest, episodes and recall run without a single network attempt", () => {
     const dir = tempMemoryDir()
+    const transcript = path.join(dir, "t.json")
+    const turn = (n: number) => [
+      { role: "user", content: `question ${n} about the lexer` },
+      { role: "assistant", content: "", tool_calls: [{ name: "shell", arguments: { command: "npm test" } }] },
+      { role: "assistant", content: `answer ${n}` }
+    ]
+    fs.writeFileSync(transcript, JSON.stringify({ session_id: "offline", workspace: dir, messages: [...turn(1), ...turn(2), ...turn(3)] }))
     try {
       for (const args of [
+        ["--dir", dir, "session", "ingest", transcript],
+        ["--dir", dir, "episodes", "list", "--all"],
+        ["--dir", dir, "episodes", "search", "lexer"],
+        ["--dir", dir, "recall", "lexer question"],
+        ["--dir", dir, "tool", '{"action":"search","query":"lexer"}'],
         ["demo"],
         ["--dir", dir, "facts", "add", "user", "Prefers dark mode"],
         ["--dir", dir, "facts", "add", "user", "Prefers dark mode in every editor"],
