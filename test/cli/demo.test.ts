@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest"
 import { BIN } from "../support/cli.js"
 
 describe("tmem demo (the main job)", () => {
-  it("walks through adds, a merge, scanner refusals, a cap refusal, an eviction, the prompt block and the journal", () => {
-    const started = Date.now()
+  it("walks through adds, a merge, scanner refusals, a cap refusal, an eviction, the prompt block, episodes and the journal", () => {
     const r = spawnSync(process.execPath, [BIN, "demo"], { encoding: "utf8" })
     expect(r.status, r.stderr).toBe(0)
     const out = r.stdout
@@ -20,10 +19,15 @@ describe("tmem demo (the main job)", () => {
       "Free space by removing or replacing older entries (memory remove/replace), then retry",
       '✓ removed from env matching "Argo CD"',
       "⚠ env fact file 90% full — evict stale entries via memory remove before your next add.",
-      "v5 facts/env  🧠 − memory[env] removed: Argo CD"
+      "v5 facts/env  🧠 − memory[env] removed: Argo CD",
+      "session demo-lexer: episode stored (extractive), trusted",
+      "session demo-proxy: episode stored (extractive), pending review — untrusted: read_file",
+      'recall "the staging proxy times out again" → demo-proxy, demo-lexer',
+      "v2 episodes   🔒 episode pending_review: demo-proxy"
     ])
       expect(out).toContain(line)
-    expect(Date.now() - started).toBeLessThan(10_000)
+    // before the promotion the pending episode is never recalled
+    expect(out).toMatch(/recall "the staging proxy times out again" → (?!.*demo-proxy).*\n.*episodes promote demo-proxy/)
   })
 
   it("--json gives one machine-readable document", () => {
@@ -31,7 +35,7 @@ describe("tmem demo (the main job)", () => {
     expect(r.status).toBe(0)
     const doc = JSON.parse(r.stdout)
     expect(doc.ok).toBe(true)
-    expect(doc.result.steps.length).toBe(17)
+    expect(doc.result.steps.length).toBe(18)
     expect(doc.result.steps[2].result.message).toBe("merged into user: Prefers dark mode in all editors and terminals")
     expect(doc.result.steps[2].events[0].type).toBe("fact_merged")
   })

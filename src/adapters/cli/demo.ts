@@ -5,6 +5,10 @@ import { formatLifecycle, type LifecycleEvent } from "../../domain/events/lifecy
 import { lifecycleHistory } from "../../app/events.js"
 import { dispatchMemoryTool, type MemoryToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { memoryBlock } from "../../app/prompt.js"
+import { promoteEpisode } from "../../app/episodes.js"
+import { recallContext } from "../../app/recall.js"
+import { endSession, recordMessage } from "../../app/sessions.js"
+import type { ChatMessage, TrustZone } from "../../domain/sessions/message.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
 import type { Globals } from "./globals.js"
@@ -16,7 +20,7 @@ const DEMO_CONFIG: MemoryConfig = { ...DEFAULT_CONFIG, factsLimitUser: 1000, fac
 interface Step {
   readonly title: string
   readonly call?: MemoryToolArgs
-  readonly show?: "prompt" | "journal"
+  readonly show?: "prompt" | "journal" | "episodes"
 }
 
 const STEPS: ReadonlyArray<Step> = [
@@ -48,8 +52,44 @@ const STEPS: ReadonlyArray<Step> = [
     call: { action: "add", target: "env", content: "Frontend builds use Vite 7; storybook is served on port 6006 during development" }
   },
   { title: "The memory block injected at the next session start (note the fill warning)", show: "prompt" },
+  { title: "Finished sessions become episodes; where a session's information came from decides what is recalled", show: "episodes" },
   { title: "Every change is in the journal, replayable and auditable (tmem events)", show: "journal" }
 ]
+
+const user = (content: string): ChatMessage => ({ role: "user", content })
+const reply = (content: string): ChatMessage => ({ role: "assistant", content })
+const call = (name: string, args: object): ChatMessage => ({ role: "assistant", content: "", toolCalls: [{ name, arguments: JSON.stringify(args) }] })
+
+/** Two recorded sessions (one reads outside its workspace), recall before and after a person's promotion. */
+const episodeWalk = (dir: string) =>
+  Effect.gen(function* () {
+    const zone: TrustZone = { cwd: "/work/app", roots: ["/work/app", "/workspace"], realpath: (p) => p }
+    const lines: Array<string> = []
+    const sessions: ReadonlyArray<readonly [string, ReadonlyArray<ChatMessage>]> = [
+      ["demo-lexer", [user("The tokenizer crashes on emoji input; please fix the lexer."), call("read_file", { path: "src/lexer.ts" }), reply("Fixed the surrogate handling in src/lexer.ts."), user("Add a regression test."), reply("Added test/lexer.test.ts."), user("Run the tests."), call("shell", { command: "npm test" }), reply("All 48 tests pass.")]],
+      ["demo-proxy", [user("Why does the staging proxy time out?"), call("read_file", { path: "/etc/hosts" }), reply("The hosts file maps the proxy to an old address."), user("Update the deploy notes."), reply("Done."), user("Thanks, that is all."), reply("Glad it helped.")]]
+    ]
+    for (const [id, messages] of sessions) {
+      for (const m of messages) yield* recordMessage(id, m, zone, m.role === "user" ? "user" : m.content.trim() !== "" ? "agent" : undefined)
+      const outcome = yield* endSession(id, zone)
+      lines.push(
+        outcome.kind === "episode"
+          ? `session ${id}: episode stored (${outcome.source}), ${outcome.provenance.untrusted === true ? `pending review — untrusted: ${(outcome.provenance.sources ?? []).join(", ")}` : "trusted"}`
+          : `session ${id}: ${outcome.kind}`
+      )
+    }
+    const recall = (q: string) =>
+      Effect.map(recallContext(q), (block) => {
+        const ids = [...block.matchAll(/• \[([^\]]+)\]/g)].map((m) => m[1])
+        return `recall "${q}" → ${ids.length === 0 ? "nothing" : ids.join(", ")}`
+      })
+    lines.push(yield* recall("the staging proxy times out again"))
+    yield* promoteEpisode("demo-proxy")
+    lines.push(`a person runs: tmem --dir ${dir} episodes promote demo-proxy`)
+    lines.push(yield* recall("the staging proxy times out again"))
+    lines.push(yield* recall("emoji input crashes the tokenizer"))
+    return lines
+  })
 
 const describeResult = (r: ToolResult): string => (r.success ? `✓ ${String(r.message)}` : `✗ refused: ${r.error}`)
 
@@ -91,6 +131,10 @@ export const runDemo = (g: Globals) =>
         const block = yield* memoryBlock().pipe(Effect.provide(layer))
         yield* out(indent(block.replace(/\n$/, ""), "   │ "))
         report.push({ step: n, title: step.title, prompt: block })
+      } else if (step.show === "episodes") {
+        const lines = yield* episodeWalk(dir).pipe(Effect.provide(layer))
+        for (const l of lines) yield* out(`   ${l}`)
+        report.push({ step: n, title: step.title, lines })
       } else {
         const { events } = yield* lifecycleHistory().pipe(Effect.provide(layer))
         for (const e of events) yield* out(`   v${e.version} ${e.stream.padEnd(10)} ${formatLifecycle(e)}`)
