@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import { renderMemoryBlock, renderReadout } from "../domain/facts/promptBlock.js"
+import { wrapUntrusted } from "../domain/sessions/wrap.js"
 import { readFacts } from "./facts.js"
+import { recallContext } from "./recall.js"
+import { sessionBuffer } from "./sessions.js"
 import { Settings } from "./Settings.js"
 
 /**
@@ -19,6 +22,32 @@ export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
 /** The memory block rendered from the files as they are now. */
 export const memoryBlock = Effect.fn("memoryBlock")(function* (buffer: ReadonlyArray<string> = []) {
   return (yield* freezeMemoryBlock())(buffer)
+})
+
+/** One system message a host agent adds to its conversation. */
+export interface SystemMessage {
+  readonly role: "system"
+  readonly content: string
+}
+
+/**
+ * The memory system messages for each turn of a session, in the spec's order: the facts block frozen at session
+ * start with the session's live buffer, then the recall context of past sessions, wrapped as untrusted data with
+ * source `episode` (spec episodes §7.6). Empty parts are left out. The facts block is frozen here, when the session
+ * opens; each `turn` renders with the current buffer and recall, so the same state gives the same messages.
+ */
+export const openPromptSession = Effect.fn("openPromptSession")(function* (sessionId: string | undefined) {
+  const render = yield* freezeMemoryBlock()
+  return (turn: { readonly userMessage: string; readonly planSteps?: ReadonlyArray<{ readonly title: string; readonly status: string }> }) =>
+    Effect.gen(function* () {
+      const buffer = sessionId === undefined ? [] : yield* sessionBuffer(sessionId)
+      const block = render(buffer)
+      const recall = yield* recallContext(turn.userMessage, turn.planSteps ?? [])
+      const messages: Array<SystemMessage> = []
+      if (block !== "") messages.push({ role: "system", content: block })
+      if (recall !== "") messages.push({ role: "system", content: wrapUntrusted("episode", recall) })
+      return messages
+    })
 })
 
 /** The `read` action's text. */
