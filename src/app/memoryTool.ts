@@ -161,13 +161,13 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         return success({ message: searchToolMessage(yield* searchEpisodes(args.query, 5)) })
       }
       case "view": {
-        if (args.target !== undefined && args.target !== "episodes") return failure(`view reads episodes: target must be "episodes" (got ${goQuote(args.target)})`)
+        if (args.target !== undefined && args.target !== "episodes") return failure("view target must be 'episodes'")
         const id = (args.query ?? "").trim()
-        if (id === "") return failure("query (the episode's session id) is required for view")
+        if (id === "") return failure("query (session_id) is required for view")
         // Fail closed: an unknown id reads as pending, so the answer never tells a quarantined episode from none.
         const episode = yield* findEpisode(id)
         if (episode === undefined || isPendingReview(episode.provenance))
-          return failure(`memory: episode ${goQuote(id)} is pending review (or unknown); a person must promote it with tmem episodes promote before it can be read`)
+          return failure(`episode ${id} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`)
         return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
       }
       default:

@@ -51,7 +51,7 @@ describe("consolidate (tool action)", () => {
     const rt = scriptedRuntime(server)
     await rt.runPromise(addFact("env", "only fact"))
     server.reset()
-    expect(await rt.runPromise(tool("consolidate"))).toMatchObject({ success: true, message: "nothing to consolidate in env (1 or fewer entries)" })
+    expect(await rt.runPromise(tool("consolidate"))).toMatchObject({ success: true, message: "nothing to consolidate (1 or fewer entries)" })
     expect(chats(server)).toHaveLength(0)
     await rt.dispose()
   })

@@ -86,7 +86,7 @@ describe("recall and search", () => {
     expect(r.empty).toEqual({ success: false, error: "query is required for search" })
     expect(r.view).toMatchObject({ success: true, message: EPISODES[1][1] })
     expect(r.pending).toMatchObject({ success: false })
-    expect((r.pending as unknown as { error: string }).error.replace('"secret"', '"nope"')).toBe((r.unknown as unknown as { error: string }).error)
+    expect((r.pending as unknown as { error: string }).error.replace("secret", "nope")).toBe((r.unknown as unknown as { error: string }).error)
   })
 
   it("property: recall never returns an untrusted, unpromoted episode", async () => {

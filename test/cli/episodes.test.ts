@@ -90,7 +90,7 @@ describe("tmem session ingest, episodes, recall", () => {
     expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(/^pend .*pending review.*\n\nExtractive summary \(no LLM\)/)
     const view = await tmem(["--dir", dir, "tool", '{"action":"view","target":"episodes","query":"pend"}'])
     expect(view).toMatchObject({ code: 1 })
-    expect(view.stderr).toMatch(/is pending review \(or unknown\)/)
+    expect(view.stderr).toBe("episode pend is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n")
     expect((await tmem(["--dir", dir, "episodes", "search", "tokenizer"])).stdout).toBe("no matching episodes found\n")
     expect((await tmem(["--dir", dir, "episodes", "discard", "pend"])).stdout).toBe("discarded pend\n")
     expect(fs.existsSync(path.join(dir, "pend.md"))).toBe(false)

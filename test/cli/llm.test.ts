@@ -27,7 +27,7 @@ describe("tmem with a model", () => {
     noMerge(dir)
     await seed(dir, FACTS)
     const c = await tmem(["--dir", dir, ...llm(), "facts", "consolidate", "env"])
-    expect(c).toMatchObject({ code: 0, stdout: "consolidated env: 3 → 2 entries (revert with: tmem facts revert env@4)\n", stderr: "" })
+    expect(c).toMatchObject({ code: 0, stdout: "consolidated env (3 → 2 entries); revert with: tmem facts revert env@4\n", stderr: "" })
     expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe(`${FACTS[1]}\n§\n${FACTS[2]}`)
     const r = await tmem(["--dir", dir, "facts", "revert", "env@4"])
     expect(r).toMatchObject({ code: 0, stdout: "reverted env@4: env now has 3 entries\n" })
