@@ -7,7 +7,9 @@ import { EpisodeIndex } from "../app/EpisodeIndex.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
+import type { Approval } from "../ports/Approval.js"
 import type { Notifier } from "../ports/Notifier.js"
+import * as Approvals from "./approval/Approvals.js"
 import * as DiskDerivedFiles from "./disk/DiskDerivedFiles.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
@@ -21,6 +23,8 @@ export interface LiveOptions {
   readonly config: MemoryConfig
   readonly notifier?: Layer.Layer<Notifier>
   readonly lockWaitMs?: number
+  /** Who approves mutating tool calls; default: every call goes ahead. */
+  readonly approval?: Layer.Layer<Approval>
 }
 
 // The HTTP adapters (and undici behind them) load only when configured: the default start stays small and
@@ -48,7 +52,8 @@ export const liveLayer = (options: LiveOptions) =>
         embedderFor(options.config),
         llmFor(options.config),
         Settings.layer(options.config),
-        options.notifier ?? Notifiers.silent
+        options.notifier ?? Notifiers.silent,
+        options.approval ?? Approvals.auto
       )
     )
   )

@@ -1,8 +1,14 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { FIELD_LIMIT, FieldTooLong } from "../domain/facts/errors.js"
 import type { Target } from "../domain/facts/schema.js"
-import { goQuote, plural, preview, utf8Bytes } from "../domain/text/utf8.js"
-import { addFact, factStats, parseTarget, removeFact, replaceFact } from "./facts.js"
+import { goQuote, plural, preview, trimSpace, utf8Bytes } from "../domain/text/utf8.js"
+import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
+import { Settings } from "./Settings.js"
+import { Approval } from "../ports/Approval.js"
+import { approvalResource, type ApprovalSubject } from "../domain/facts/approval.js"
+import { factPolicy } from "../domain/config/MemoryConfig.js"
+import { decideFact, selectEntry } from "../domain/facts/decider.js"
+import type { FactCommand } from "../domain/facts/schema.js"
 import { readout } from "./prompt.js"
 import { consolidateFacts, describeOutcome } from "./consolidation.js"
 import { findEpisode } from "./episodes.js"
@@ -105,6 +111,24 @@ const requireTarget = (args: MemoryToolArgs, action: string): Either.Either<Targ
 
 const listed = (entries: ReadonlyArray<string>) => ({ entries: [...entries] })
 
+/** Asks the Approval port about a mutating call, showing the resource string of spec facts §4.3. */
+const approve = (subject: ApprovalSubject) => Effect.flatMap(Approval, (a) => a.approve({ action: subject.action, resource: approvalResource(subject) }))
+
+const notApproved = (action: string, target: string) => failure(`memory: ${action} on ${target} was not approved; nothing written`)
+
+/** What the decider would refuse on the current state, decided without writing (a person is asked only about calls that can succeed). */
+const dryRun = (command: FactCommand, target: Target) =>
+  Effect.gen(function* () {
+    const config = yield* Settings
+    const loaded = yield* loadFacts(target)
+    const r = decideFact(factPolicy(config))(command, loaded.state)
+    return Either.isLeft(r) ? r.left : undefined
+  })
+
+/** The entry `old_text` selects now (the dry run has already refused a missing or ambiguous one). */
+const selected = (target: Target, oldText: string) =>
+  Effect.map(loadFacts(target), (loaded) => Either.match(selectEntry(loaded.state.entries, trimSpace(oldText)), { onLeft: () => undefined, onRight: (i) => loaded.state.entries[i] }))
+
 /** One call of the unified `memory` tool with decoded arguments. */
 export const dispatchMemoryTool = (args: MemoryToolArgs) =>
   Effect.gen(function* () {
@@ -115,6 +139,10 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         if (!args.content) return failure("content is required for add")
         const target = requireTarget(args, "add")
         if (Either.isLeft(target)) return failure(target.left)
+        // refusals the decider would make anyway are not put to a person (a cap refusal may still become a merge)
+        const refused = yield* dryRun({ _tag: "AddFact", target: target.right, content: args.content, at: "" }, target.right)
+        if (refused !== undefined && refused._tag !== "CapExceeded") return failure(refused.message)
+        if (!(yield* approve({ action: "add", target: target.right, content: args.content }))) return notApproved("add", target.right)
         const { outcome, entries } = yield* addFact(target.right, args.content)
         const verb = outcome.kind === "merged" ? "merged into" : outcome.kind === "duplicate" ? "already in" : "added to"
         return success({ message: `${verb} ${target.right}: ${preview(outcome.content)}`, ...listed(entries) })
@@ -123,14 +151,24 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         if (!args.old_text || !args.content) return failure("old_text and content are required for replace")
         const target = requireTarget(args, "replace")
         if (Either.isLeft(target)) return failure(target.left)
-        const { entries, content } = yield* replaceFact(target.right, args.old_text, args.content)
+        const refused = yield* dryRun({ _tag: "ReplaceFact", target: target.right, oldText: args.old_text, content: args.content, at: "" }, target.right)
+        if (refused !== undefined) return failure(refused.message)
+        // the person sees the entry old_text selects now; the change applies only if it is still that entry
+        const entry = yield* selected(target.right, args.old_text)
+        if (!(yield* approve({ action: "replace", target: target.right, oldText: args.old_text, content: args.content, entry })))
+          return notApproved("replace", target.right)
+        const { entries, content } = yield* replaceFact(target.right, args.old_text, args.content, entry)
         return success({ message: `replaced in ${target.right}: ${preview(content)}`, ...listed(entries) })
       }
       case "remove": {
         if (!args.old_text) return failure("old_text is required for remove")
         const target = requireTarget(args, "remove")
         if (Either.isLeft(target)) return failure(target.left)
-        const { entries } = yield* removeFact(target.right, args.old_text)
+        const refused = yield* dryRun({ _tag: "RemoveFact", target: target.right, oldText: args.old_text, at: "" }, target.right)
+        if (refused !== undefined) return failure(refused.message)
+        const entry = yield* selected(target.right, args.old_text)
+        if (!(yield* approve({ action: "remove", target: target.right, oldText: args.old_text, entry }))) return notApproved("remove", target.right)
+        const { entries } = yield* removeFact(target.right, args.old_text, entry)
         return success({ message: `removed from ${target.right} matching ${goQuote(args.old_text)}`, ...listed(entries) })
       }
       case "stats": {
@@ -150,6 +188,7 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
       case "consolidate": {
         const target = requireTarget(args, "consolidate")
         if (Either.isLeft(target)) return failure(target.left)
+        if (!(yield* approve({ action: "consolidate", target: target.right }))) return notApproved("consolidate", target.right)
         const outcome = yield* consolidateFacts(target.right, "tool")
         return success({
           message: describeOutcome(outcome),

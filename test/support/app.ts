@@ -13,6 +13,8 @@ import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import type { Embedder } from "../../src/ports/Embedder.js"
 import type { EventStore } from "../../src/ports/EventStore.js"
 import type { Llm } from "../../src/ports/Llm.js"
+import type { Approval } from "../../src/ports/Approval.js"
+import * as Approvals from "../../src/adapters/approval/Approvals.js"
 
 /** The app's services over a given store, collecting lifecycle events into `events`. No model unless `llm` is given. */
 export const appLayer = (
@@ -23,6 +25,7 @@ export const appLayer = (
     llm?: Layer.Layer<Llm>
     embedder?: Layer.Layer<Embedder>
     cap?: Parameters<typeof makeCapConsolidationLayer>[0]
+    approval?: Layer.Layer<Approval>
   } = {}
 ) =>
   Layer.mergeAll(makeCapConsolidationLayer(options.cap), Background.layer, EpisodeIndex.layer.pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
@@ -32,7 +35,8 @@ export const appLayer = (
         options.embedder ?? RpEmbedder.layer(256),
         options.llm ?? NoneLlm.layer,
         Settings.layer({ ...DEFAULT_CONFIG, ...options.config }),
-        options.events ? Notifiers.callback((e) => void options.events!.push(e)) : Notifiers.silent
+        options.events ? Notifiers.callback((e) => void options.events!.push(e)) : Notifiers.silent,
+        options.approval ?? Approvals.auto
       )
     )
   )

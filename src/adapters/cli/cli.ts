@@ -1,4 +1,4 @@
-import { Args, Command, Options, ValidationError } from "@effect/cli"
+import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Console, Effect, Either, Option, Schedule } from "effect"
 import { spawnSync } from "node:child_process"
@@ -12,6 +12,7 @@ import { type Cursor, lifecycleHistory } from "../../app/events.js"
 import { capOf, loadFacts, parseTarget, rewriteFacts } from "../../app/facts.js"
 import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { memoryBlock } from "../../app/prompt.js"
+import { TOOL_FORMATS, toolDefinition } from "../../app/toolSchema.js"
 import { Settings } from "../../app/Settings.js"
 import { MemoryDisabled } from "../../domain/facts/errors.js"
 import { revertFacts, revertible } from "../../app/revert.js"
@@ -43,21 +44,40 @@ const readStdin = Effect.tryPromise({
 
 const tool = Command.make(
   "tool",
-  { json: Args.text({ name: "json" }).pipe(Args.withDescription("the tool's arguments as JSON, or - to read them from stdin")) },
-  ({ json }) =>
-    Effect.flatMap(tmem, (g) =>
-      report(
+  {
+    json: Args.text({ name: "json" }).pipe(Args.withDescription("the tool's arguments as JSON, or - to read them from stdin"), Args.optional),
+    schema: Options.choice("schema", TOOL_FORMATS).pipe(
+      Options.withDescription("print the tool's definition for openai, anthropic or mcp instead of running a call"),
+      Options.optional
+    )
+  },
+  ({ json, schema }) =>
+    Effect.gen(function* () {
+      // A usage mistake: one line on stderr, exit 2 like @effect/cli's own usage errors.
+      const usage = (message: string) =>
+        Effect.zipRight(Console.error(message), Effect.fail(ValidationError.invalidArgument(HelpDoc.p(message))))
+      if (Option.isSome(schema)) {
+        if (Option.isSome(json)) return yield* usage("tmem tool takes either a JSON argument or --schema, not both")
+        return yield* Console.log(JSON.stringify(toolDefinition(schema.value), null, 2))
+      }
+      if (Option.isNone(json)) return yield* usage("tmem tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp")
+      const g = yield* tmem
+      return yield* report(
         g,
         Effect.gen(function* () {
-          const text = json === "-" ? yield* readStdin : json
+          const text = json.value === "-" ? yield* readStdin : json.value
           const parsed = parseToolArgs(text)
           if (Either.isLeft(parsed)) return yield* Effect.fail({ message: parsed.left })
           // `--json` wraps the tool's own result object: {"ok":true,"result":{"success":true,…}}.
           return yield* callTool(parsed.right)
         })
       )
-    )
-).pipe(Command.withDescription("run one call of the `memory` tool, e.g. tmem tool '{\"action\":\"stats\",\"target\":\"env\"}'"))
+    })
+).pipe(
+  Command.withDescription(
+    "run one call of the `memory` tool, e.g. tmem tool '{\"action\":\"stats\",\"target\":\"env\"}'; --schema prints its definition"
+  )
+)
 
 const describeFile = (t: Target, entries: ReadonlyArray<string>, cap: number) => {
   const used = usedBytes(entries)
