@@ -7,6 +7,8 @@ import { ConfigInvalid, llmProblem, type MemoryConfig } from "../../domain/confi
 import { loadConfigFile } from "../disk/configFile.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
+import * as Approvals from "../approval/Approvals.js"
+import * as Readline from "node:readline"
 
 /** Options written before the subcommand: `tmem --dir D --json tool '…'`. */
 export const globalOptions = {
@@ -24,7 +26,11 @@ export const globalOptions = {
     Options.withDescription("OpenAI-compatible API root for the model, e.g. http://localhost:11434/v1 (overrides llm.base_url)"),
     Options.optional
   ),
-  llmModel: Options.text("llm-model").pipe(Options.withDescription("model name, e.g. llama3.1 (overrides llm.model)"), Options.optional)
+  llmModel: Options.text("llm-model").pipe(Options.withDescription("model name, e.g. llama3.1 (overrides llm.model)"), Options.optional),
+  approve: Options.choice("approve", ["auto", "ask", "deny"]).pipe(
+    Options.withDefault("auto" as const),
+    Options.withDescription("mutating memory calls: go ahead (auto), ask on the terminal (ask), or refuse (deny)")
+  )
 }
 
 export interface Globals {
@@ -34,6 +40,7 @@ export interface Globals {
   readonly verbose: boolean
   readonly llmUrl: Option.Option<string>
   readonly llmModel: Option.Option<string>
+  readonly approve: "auto" | "ask" | "deny"
 }
 
 /** The memory directory the options name: --dir, else $TMEM_DIR, else ~/.tmem. */
@@ -65,11 +72,28 @@ export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInv
 }
 
 /** The live layer for these options. */
+/** One line from the terminal, the prompt on stderr so stdout stays the command's output. */
+const askOnTerminal = (prompt: string): Promise<string | undefined> =>
+  new Promise((resolve) => {
+    const rl = Readline.createInterface({ input: process.stdin, output: process.stderr, terminal: false })
+    let answered = false
+    process.stderr.write(prompt)
+    rl.once("line", (line) => {
+      answered = true
+      rl.close()
+      resolve(line)
+    })
+    rl.once("close", () => {
+      if (!answered) resolve(undefined)
+    })
+  })
+
 export const layerFor = (g: Globals, config: MemoryConfig) =>
   liveLayer({
     dir: resolveDir(g),
     config,
-    notifier: g.verbose ? Notifiers.terminal() : Notifiers.silent
+    notifier: g.verbose ? Notifiers.terminal() : Notifiers.silent,
+    approval: g.approve === "ask" ? Approvals.interactive(askOnTerminal) : g.approve === "deny" ? Approvals.deny : Approvals.auto
   })
 
 export type LiveServices = Layer.Layer.Success<ReturnType<typeof layerFor>>
