@@ -22,6 +22,7 @@ import { type Output, Refused, refuse, report } from "./output.js"
 
 import { tmem } from "./root.js"
 import { episodes, recall, sessionCmd } from "./episodesCli.js"
+import { mcpCommand } from "./mcpCli.js"
 
 const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
 
@@ -328,7 +329,7 @@ const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(
 
 export const command = tmem.pipe(
   Command.withDescription("tiered-memory: persistent, bounded, auditable memory for AI agents"),
-  Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, demo, dev])
+  Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, mcpCommand, demo, dev])
 )
 
 const app = Command.run(command, { name: "tmem", version: "0.1.0" })
