@@ -2,7 +2,7 @@
 // Starts the bundled CLI through a V8 code cache, what Node 22's module.enableCompileCache() does natively:
 // compiling the 700 KB bundle from source dominates a cold start on Node 20. The cache lives beside the bundle
 // (or in the user's cache directory when that is read-only); V8 rejects a stale one and it is simply rewritten.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import Module, { createRequire } from "node:module"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -37,6 +37,8 @@ if (cachedData === undefined || script.cachedDataRejected) {
         const tmp = join(dir, `${key}.${process.pid}.tmp`)
         writeFileSync(tmp, data, { mode: 0o600 })
         renameSync(tmp, join(dir, key))
+        // caches of earlier builds can never match again: keep only this one
+        for (const old of readdirSync(dir)) if (old.startsWith("tmem-") && old.endsWith(".v8cache") && old !== key) rmSync(join(dir, old), { force: true })
         return
       } catch {}
     }

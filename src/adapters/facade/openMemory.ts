@@ -1,0 +1,115 @@
+import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import * as fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { Background } from "../../app/Background.js"
+import { listEpisodes, promoteEpisode } from "../../app/episodes.js"
+import { type MemoryToolArgs, parseToolArgs, dispatchMemoryTool, type ToolResult } from "../../app/memoryTool.js"
+import { openPromptSession, type SystemMessage } from "../../app/prompt.js"
+import { recallContext } from "../../app/recall.js"
+import { endSession, type ExtractionOutcome, onSessionEnd, recordMessage } from "../../app/sessions.js"
+import { decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import type { Episode } from "../../domain/episodes/store.js"
+import type { LifecycleEvent } from "../../domain/events/lifecycle.js"
+import type { BufferRole } from "../../domain/sessions/buffer.js"
+import type { ChatMessage, TrustZone } from "../../domain/sessions/message.js"
+import type { Approval } from "../../ports/Approval.js"
+import { liveLayer } from "../live.js"
+import * as Notifiers from "../notify/Notifiers.js"
+
+export interface OpenMemoryOptions {
+  /** The memory directory (default `$TMEM_DIR`, else `~/.tmem`). */
+  readonly dir?: string
+  /** A config document as in a config file (`{ memory, embedding, llm }`), or a resolved config. */
+  readonly config?: unknown
+  /** Lifecycle events as they happen, after each write is durable. A throwing handler cannot break a write. */
+  readonly onEvent?: (event: LifecycleEvent) => void
+  /** Who approves mutating tool calls (default: every call goes ahead). */
+  readonly approval?: Layer.Layer<Approval>
+  /** The workspace of this agent's sessions, for the trust zone (default: the current directory). */
+  readonly workspace?: string
+}
+
+/** The memory for plain async code: every method returns a Promise; failures reject with the typed error. */
+export interface Memory {
+  /** One call of the `memory` tool: arguments as an object or the JSON string the model sent. Never rejects. */
+  readonly tool: (args: MemoryToolArgs | string) => Promise<ToolResult>
+  /** Opens a session's prompt: returns the per-turn renderer of the memory system messages. */
+  readonly openPrompt: (sessionId?: string) => Promise<(turn: { userMessage: string; planSteps?: ReadonlyArray<{ title: string; status: string }> }) => Promise<ReadonlyArray<SystemMessage>>>
+  /** Records one message of a session (its taint judged now); `buffer` gives it a Tier 2 line. */
+  readonly record: (sessionId: string, message: ChatMessage, buffer?: BufferRole) => Promise<void>
+  /** Ends a session and waits for its episode and consolidation. */
+  readonly endSession: (sessionId: string) => Promise<ExtractionOutcome>
+  /** Ends a session and leaves its work to the background (`close` waits for it, at most 15 s). */
+  readonly endSessionInBackground: (sessionId: string) => Promise<void>
+  /** What per-turn recall would inject for this message. */
+  readonly recall: (userMessage: string) => Promise<string>
+  /** Episodes pending review, or all of them. */
+  readonly episodes: (options?: { all?: boolean }) => Promise<ReadonlyArray<Episode>>
+  /** A person's approval of an episode. */
+  readonly promote: (sessionId: string) => Promise<void>
+  /** Waits for background work (at most 15 s) and releases everything. */
+  readonly close: () => Promise<void>
+}
+
+const resolveConfig = (config: unknown): MemoryConfig => {
+  if (config === undefined) return DEFAULT_CONFIG
+  if (typeof config === "object" && config !== null && "factsLimitUser" in config) return config as MemoryConfig
+  const decoded = decodeConfig(config, process.env)
+  if (decoded._tag === "Left") throw decoded.left
+  return decoded.right
+}
+
+/** Opens a memory directory for plain async code (Effect users compose `liveLayer` instead). */
+export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memory> => {
+  const dir = Path.resolve(options.dir ?? (process.env.TMEM_DIR || Path.join(Os.homedir(), ".tmem")))
+  const config = resolveConfig(options.config)
+  const runtime = ManagedRuntime.make(
+    liveLayer({
+      dir,
+      config,
+      notifier: options.onEvent !== undefined ? Notifiers.callback(options.onEvent) : Notifiers.silent,
+      ...(options.approval !== undefined ? { approval: options.approval } : {})
+    })
+  )
+  const realpath = (p: string): string | undefined => {
+    try {
+      return fs.realpathSync(p)
+    } catch (e) {
+      const parent = Path.dirname(p)
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || parent === p) return undefined
+      const real = realpath(parent)
+      return real === undefined ? undefined : Path.join(real, Path.basename(p))
+    }
+  }
+  const workspace = Path.resolve(options.workspace ?? process.cwd())
+  const zone: TrustZone = { cwd: workspace, roots: [workspace, "/workspace", Path.join(Os.homedir(), ".odek"), dir], realpath }
+  // failures reject with the domain's own error object (a tagged Error with a one-line message)
+  const run = async <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>): Promise<A> => {
+    const exit = await runtime.runPromiseExit(effect)
+    if (Exit.isSuccess(exit)) return exit.value
+    const failure = Cause.failureOption(exit.cause)
+    throw failure._tag === "Some" ? failure.value : Cause.squash(exit.cause)
+  }
+  return {
+    tool: (args) => {
+      if (typeof args !== "string") return run(dispatchMemoryTool(args))
+      const parsed = parseToolArgs(args)
+      return parsed._tag === "Left" ? Promise.resolve<ToolResult>({ success: false, error: parsed.left }) : run(dispatchMemoryTool(parsed.right))
+    },
+    openPrompt: async (sessionId) => {
+      const turn = await run(openPromptSession(sessionId))
+      return (t) => run(turn(t))
+    },
+    record: (sessionId, message, buffer) => run(Effect.asVoid(recordMessage(sessionId, message, zone, buffer))),
+    endSession: (sessionId) => run(endSession(sessionId, zone)),
+    endSessionInBackground: (sessionId) => run(onSessionEnd(sessionId, zone)),
+    recall: (userMessage) => run(recallContext(userMessage)),
+    episodes: (o) => run(listEpisodes({ all: o?.all === true })),
+    promote: (sessionId) => run(promoteEpisode(sessionId)),
+    close: async () => {
+      await run(Effect.flatMap(Background, (b) => b.drain("15 seconds")))
+      await runtime.dispose()
+    }
+  }
+}
