@@ -21,7 +21,9 @@ describe("tmem demo (the main job)", () => {
       "⚠ env fact file 90% full — evict stale entries via memory remove before your next add.",
       "v5 facts/env  🧠 − memory[env] removed: Argo CD",
       "session demo-lexer: episode stored (extractive), trusted",
-      "session demo-proxy: episode stored (extractive), pending review — untrusted: read_file",
+      "session demo-proxy: episode stored (extractive), pending review — untrusted: browser",
+      "event  🔒 episode pending_review: demo-proxy",
+      "event  💾 ✓ episode promoted: demo-proxy",
       'recall "the staging proxy times out again" → demo-proxy, demo-lexer',
       "v2 episodes   🔒 episode pending_review: demo-proxy"
     ])

@@ -67,7 +67,7 @@ const episodeWalk = (dir: string) =>
     const lines: Array<string> = []
     const sessions: ReadonlyArray<readonly [string, ReadonlyArray<ChatMessage>]> = [
       ["demo-lexer", [user("The tokenizer crashes on emoji input; please fix the lexer."), call("read_file", { path: "src/lexer.ts" }), reply("Fixed the surrogate handling in src/lexer.ts."), user("Add a regression test."), reply("Added test/lexer.test.ts."), user("Run the tests."), call("shell", { command: "npm test" }), reply("All 48 tests pass.")]],
-      ["demo-proxy", [user("Why does the staging proxy time out?"), call("read_file", { path: "/etc/hosts" }), reply("The hosts file maps the proxy to an old address."), user("Update the deploy notes."), reply("Done."), user("Thanks, that is all."), reply("Glad it helped.")]]
+      ["demo-proxy", [user("Why does the staging proxy time out?"), call("browser", { url: "https://status.example.com/staging-proxy" }), reply("The status page says the proxy moved to a new address."), user("Update the deploy notes."), reply("Done."), user("Thanks, that is all."), reply("Glad it helped.")]]
     ]
     for (const [id, messages] of sessions) {
       for (const m of messages) yield* recordMessage(id, m, zone, m.role === "user" ? "user" : m.content.trim() !== "" ? "agent" : undefined)
@@ -134,7 +134,9 @@ export const runDemo = (g: Globals) =>
       } else if (step.show === "episodes") {
         const lines = yield* episodeWalk(dir).pipe(Effect.provide(layer))
         for (const l of lines) yield* out(`   ${l}`)
-        report.push({ step: n, title: step.title, lines })
+        const events = yield* Ref.get(seen)
+        for (const e of events) yield* out(`   event  ${formatLifecycle(e)}`)
+        report.push({ step: n, title: step.title, lines, events })
       } else {
         const { events } = yield* lifecycleHistory().pipe(Effect.provide(layer))
         for (const e of events) yield* out(`   v${e.version} ${e.stream.padEnd(10)} ${formatLifecycle(e)}`)
