@@ -78,6 +78,18 @@ describe("openMemory (the Promise facade)", () => {
     })
   })
 
+  it("llm and embedder options configure the model and the embedder (bad ones are refused on one line)", async () => {
+    await expect(openMemory({ dir: fresh(), llm: { base_url: "http://127.0.0.1:9/v1" } })).rejects.toMatchObject({
+      message: 'config: llm.model is required when llm.base_url is set (e.g. "llama3.1" for Ollama); fix it in the config file'
+    })
+    const memory = await openMemory({ dir: fresh(), llm: { base_url: "http://127.0.0.1:9/v1", model: "m", max_retries: 0 } })
+    await memory.tool({ action: "add", target: "env", content: "a b" })
+    await memory.tool({ action: "add", target: "env", content: "c d" })
+    const r = await memory.tool({ action: "consolidate", target: "env" })
+    expect(r).toMatchObject({ success: false, error: expect.stringMatching(/^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/) })
+    await memory.close()
+  })
+
   it("the per-turn prompt messages", async () => {
     const memory = await openMemory({ dir: fresh() })
     await memory.tool({ action: "add", target: "user", content: "Prefers terse answers" })

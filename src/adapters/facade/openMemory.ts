@@ -22,6 +22,10 @@ export interface OpenMemoryOptions {
   readonly dir?: string
   /** A config document as in a config file (`{ memory, embedding, llm }`), or a resolved config. */
   readonly config?: unknown
+  /** The chat model, as the config file's `llm` block (`{ base_url, model, api_key_env, … }`); overrides `config`. */
+  readonly llm?: Readonly<Record<string, unknown>>
+  /** The embedder, as the config file's `embedding` block (`{ provider: "http", base_url, model, … }`); overrides `config`. */
+  readonly embedder?: Readonly<Record<string, unknown>>
   /** Lifecycle events as they happen, after each write is durable. A throwing handler cannot break a write. */
   readonly onEvent?: (event: LifecycleEvent) => void
   /** Who approves mutating tool calls (default: every call goes ahead). */
@@ -63,7 +67,15 @@ const resolveConfig = (config: unknown): MemoryConfig => {
 /** Opens a memory directory for plain async code (Effect users compose `liveLayer` instead). */
 export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memory> => {
   const dir = Path.resolve(options.dir ?? (process.env.TMEM_DIR || Path.join(Os.homedir(), ".tmem")))
-  const config = resolveConfig(options.config)
+  const config = resolveConfig(
+    options.llm === undefined && options.embedder === undefined
+      ? options.config
+      : {
+          ...((options.config as Record<string, unknown> | undefined) ?? {}),
+          ...(options.llm !== undefined ? { llm: options.llm } : {}),
+          ...(options.embedder !== undefined ? { embedding: options.embedder } : {})
+        }
+  )
   const runtime = ManagedRuntime.make(
     liveLayer({
       dir,

@@ -131,6 +131,35 @@ for (const variant of variants) {
       expect(badType.isError).toBe(true)
     })
 
+    it("every non-atom action answers exactly as `tmem tool` does on the same memory", async () => {
+      const calls: ReadonlyArray<Record<string, unknown>> = [
+        { action: "add", target: "env", content: "Uses vim daily" },
+        { action: "add", target: "env", content: "Deploys with Argo CD" },
+        { action: "replace", target: "env", old_text: "vim", content: "Uses neovim daily" },
+        { action: "remove", target: "env", old_text: "Argo" },
+        { action: "stats", target: "env" },
+        { action: "read" },
+        { action: "consolidate", target: "env" },
+        { action: "search", query: "neovim" },
+        { action: "view", target: "episodes", query: "nope" }
+      ]
+      // a memory of its own, so the comparison starts from the same (empty) state on both sides
+      const mine = new Client({ name: "tmem-test-parity", version: "0.0.0" })
+      await mine.connect(new StdioClientTransport({ command: process.execPath, args: variant.args(freshDir()), cwd: ROOT, env: childEnv(), stderr: "pipe" }))
+      const other = freshDir()
+      for (const call of calls) {
+        const viaMcp = await mine.callTool({ name: "memory", arguments: call })
+        const viaCli = spawnSync(process.execPath, [BIN, "--dir", other, "--json", "tool", JSON.stringify(call)], { encoding: "utf8", env: childEnv() })
+        const cli = JSON.parse(viaCli.stdout) as { ok: boolean; result?: unknown; error?: string }
+        const mcp = JSON.parse(textOf(viaMcp)) as { success: boolean; error?: string }
+        expect(mcp.success, JSON.stringify(call)).toBe(cli.ok)
+        expect(viaMcp.isError === true).toBe(!cli.ok)
+        if (cli.ok) expect(mcp).toEqual(cli.result)
+        else expect(mcp.error).toBe(cli.error)
+      }
+      await mine.close()
+    })
+
     it("stats reports the fill of a file", async () => {
       const result = await client.callTool({ name: "memory", arguments: { action: "stats", target: "user" } })
       expect(result.isError).toBeFalsy()
