@@ -1,19 +1,18 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Effect, Either, ParseResult, Schema } from "effect"
-import * as fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { discardEpisode, findEpisode, listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { recallContext, searchEpisodes } from "../../app/recall.js"
 import { endSession, loadSession, recordMessage, trimHistory } from "../../app/sessions.js"
 import { type Episode, previewOf } from "../../domain/episodes/store.js"
-import type { ChatMessage, TrustZone } from "../../domain/sessions/message.js"
+import type { ChatMessage } from "../../domain/sessions/message.js"
 import { isPendingReview } from "../../domain/sessions/provenance.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
 import { resolveDir } from "./globals.js"
 import { report } from "./output.js"
 import { tmem } from "./root.js"
+import { trustZoneFor } from "../trustZone.js"
 
 /** A recorded session, as `tmem session ingest` reads it (docs/FORMATS.md). */
 const TranscriptToolCall = Schema.Struct({
@@ -39,23 +38,6 @@ const describeIssue = (e: ParseResult.ParseError) => {
   const issue = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
   const where = issue === undefined || issue.path.length === 0 ? "(top level)" : `$.${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[")}`
   return `${where}: ${(issue?.message ?? e.message).replace(/\s+/g, " ")}`
-}
-
-/** The trust zone of a session: its workspace, `/workspace`, `~/.odek` and the memory directory; symlinks resolved. */
-const zoneFor = (workspace: string, memoryDir: string): TrustZone => {
-  // A path that does not exist here (a transcript recorded elsewhere, a deleted file) resolves through its longest
-  // existing ancestor: only existing components can be symlinks, so this is where it would really point.
-  const realpath = (p: string): string | undefined => {
-    try {
-      return fs.realpathSync(p)
-    } catch (e) {
-      const parent = Path.dirname(p)
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || parent === p) return undefined
-      const real = realpath(parent)
-      return real === undefined ? undefined : Path.join(real, Path.basename(p))
-    }
-  }
-  return { cwd: workspace, roots: [workspace, "/workspace", Path.join(Os.homedir(), ".odek"), memoryDir], realpath }
 }
 
 const trustOf = (e: Episode) =>
@@ -89,7 +71,7 @@ const ingest = Command.make(
           const existing = yield* loadSession(t.session_id)
           if (existing.version > 0)
             return yield* Effect.fail({ message: `tmem: session ${goQuote(t.session_id)} was already ingested; give the transcript a new session_id` })
-          const zone = zoneFor(Path.resolve(t.workspace ?? process.cwd()), resolveDir(g))
+          const zone = trustZoneFor(Path.resolve(t.workspace ?? process.cwd()), resolveDir(g))
           const messages: ReadonlyArray<ChatMessage> = t.messages.map((m) => ({
             role: m.role,
             content: m.content,

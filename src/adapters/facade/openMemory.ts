@@ -1,5 +1,4 @@
 import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
-import * as fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Background } from "../../app/Background.js"
@@ -12,10 +11,11 @@ import { decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/co
 import type { Episode } from "../../domain/episodes/store.js"
 import type { LifecycleEvent } from "../../domain/events/lifecycle.js"
 import type { BufferRole } from "../../domain/sessions/buffer.js"
-import type { ChatMessage, TrustZone } from "../../domain/sessions/message.js"
+import type { ChatMessage } from "../../domain/sessions/message.js"
 import type { Approval } from "../../ports/Approval.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
+import { trustZoneFor } from "../trustZone.js"
 
 export interface OpenMemoryOptions {
   /** The memory directory (default `$TMEM_DIR`, else `~/.tmem`). */
@@ -84,18 +84,7 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
       ...(options.approval !== undefined ? { approval: options.approval } : {})
     })
   )
-  const realpath = (p: string): string | undefined => {
-    try {
-      return fs.realpathSync(p)
-    } catch (e) {
-      const parent = Path.dirname(p)
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || parent === p) return undefined
-      const real = realpath(parent)
-      return real === undefined ? undefined : Path.join(real, Path.basename(p))
-    }
-  }
-  const workspace = Path.resolve(options.workspace ?? process.cwd())
-  const zone: TrustZone = { cwd: workspace, roots: [workspace, "/workspace", Path.join(Os.homedir(), ".odek"), dir], realpath }
+  const zone = trustZoneFor(Path.resolve(options.workspace ?? process.cwd()), dir)
   // failures reject with the domain's own error object (a tagged Error with a one-line message)
   const run = async <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>): Promise<A> => {
     const exit = await runtime.runPromiseExit(effect)
