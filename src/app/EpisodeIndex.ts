@@ -40,6 +40,8 @@ interface Built {
 interface IndexState {
   readonly built: Built | undefined
   readonly failedAt: number | undefined
+  /** The corpus whose rebuild failed: a different corpus (a new episode) is a fresh reason to try at once. */
+  readonly failedFor: string | undefined
   readonly rebuilding: boolean
 }
 
@@ -60,7 +62,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
     Effect.gen(function* () {
       const embedder = yield* Embedder
       const files = yield* DerivedFiles
-      const state = yield* Ref.make<IndexState>({ built: undefined, failedAt: undefined, rebuilding: false })
+      const state = yield* Ref.make<IndexState>({ built: undefined, failedAt: undefined, failedFor: undefined, rebuilding: false })
       const backoffMs = Duration.toMillis(EMBED_BACKOFF)
 
       // §9.4: the full summaries, trimmed, blank ones left out, in store order
@@ -110,20 +112,22 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
           const now = yield* Clock.currentTimeMillis
           const start = yield* Ref.modify(state, (s): [boolean, IndexState] => {
             if (s.built?.fingerprint === fingerprint) return [false, s]
-            if (s.rebuilding || (s.failedAt !== undefined && now - s.failedAt < backoffMs)) return [false, s]
+            if (s.rebuilding || (s.failedAt !== undefined && s.failedFor === fingerprint && now - s.failedAt < backoffMs)) return [false, s]
             return [true, { ...s, rebuilding: true }]
           })
           if (!start) return (yield* Ref.get(state)).built
           const cold = (yield* Ref.get(state)).built === undefined
           const loaded = cold ? yield* load(episodes, fingerprint) : undefined
           if (loaded !== undefined) {
-            yield* Ref.set(state, { built: loaded, failedAt: undefined, rebuilding: false })
+            yield* Ref.set(state, { built: loaded, failedAt: undefined, failedFor: undefined, rebuilding: false })
             return loaded
           }
           const result = yield* Effect.either(rebuild(episodes, fingerprint))
           const at = yield* Clock.currentTimeMillis
           yield* Ref.update(state, (s) =>
-            result._tag === "Right" ? { built: result.right, failedAt: undefined, rebuilding: false } : { ...s, failedAt: at, rebuilding: false }
+            result._tag === "Right"
+              ? { built: result.right, failedAt: undefined, failedFor: undefined, rebuilding: false }
+              : { ...s, failedAt: at, failedFor: fingerprint, rebuilding: false }
           )
           if (result._tag === "Left") yield* Effect.logWarning(`memory: episode index rebuild failed (retried in 30 s): ${result.left.message}`)
           return (yield* Ref.get(state)).built

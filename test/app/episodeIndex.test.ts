@@ -54,6 +54,26 @@ const runtimeFor = (dir: string) =>
 const SUMMARIES = ["The agent fixed the lexer crash.", "The agent wrote deploy manifests.", "The agent documented the CLI."]
 
 describe("persisted episode index (spec episodes §9)", () => {
+  it("after a failed rebuild the backend is left alone for the same episodes, but a new episode retries at once", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
+    try {
+      const rt = runtimeFor(dir)
+      for (const [i, s] of SUMMARIES.entries()) await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+      server.reset()
+      server.enqueue({ kind: "status", status: 503 })
+      expect(await rt.runPromise(recallContext("lexer crash"))).toBe("") // the rebuild failed: no context
+      expect(await rt.runPromise(recallContext("lexer crash"))).toBe("") // backing off: no request at all
+      expect(inputs()).toEqual([3])
+      await rt.runPromise(storeEpisode({ sessionId: "e3", summary: "The agent tuned the cache.", turns: 3, provenance: {}, source: "llm" }))
+      server.reset()
+      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // fresh data, fresh attempt
+      expect(inputs()[0]).toBe(4)
+      await rt.dispose()
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it("the vectors file round-trips and anything malformed is no file", () => {
     const index = buildVectorIndex([Float32Array.from([3, 4]), Float32Array.from([0, 0])])
     const bytes = encodeVectors({ ids: ["a", "b"], index })
