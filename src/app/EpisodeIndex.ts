@@ -116,6 +116,16 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
             return [true, { ...s, rebuilding: true }]
           })
           if (!start) return (yield* Ref.get(state)).built
+          return yield* Effect.onInterrupt(
+            claimed(episodes, fingerprint),
+            // interrupted (the memory closing): release the single-flight flag, keep the index as it was
+            () => Ref.update(state, (s) => ({ ...s, rebuilding: false }))
+          )
+        })
+
+      /** The load-or-rebuild of the caller that claimed the single-flight flag. */
+      const claimed = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>
+        Effect.gen(function* () {
           const cold = (yield* Ref.get(state)).built === undefined
           const loaded = cold ? yield* load(episodes, fingerprint) : undefined
           if (loaded !== undefined) {
@@ -131,7 +141,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
           )
           if (result._tag === "Left") yield* Effect.logWarning(`memory: episode index rebuild failed (retried in 30 s): ${result.left.message}`)
           return (yield* Ref.get(state)).built
-        }).pipe(Effect.uninterruptible)
+        })
 
       const search = (episodes: ReadonlyArray<Episode>, query: string, k: number) =>
         Effect.gen(function* () {
