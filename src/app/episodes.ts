@@ -1,4 +1,5 @@
-import { Effect, Either, Schedule } from "effect"
+import { Effect, Either } from "effect"
+import { conflictRetry } from "./retry.js"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { bestMatch } from "../domain/embedding/index.js"
 import { episodeLifecycle } from "../domain/events/lifecycle.js"
@@ -42,7 +43,6 @@ export const loadEpisodes = Effect.fn("loadEpisodes")(function* () {
   return loaded
 })
 
-const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))
 
 /** Load → decide → append → notify for the episode stream, re-decided when another writer got in between. */
 const execute = <R>(command: (state: EpisodeStoreState, at: string) => Effect.Effect<EpisodeCommand, never, R>) =>

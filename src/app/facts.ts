@@ -1,4 +1,5 @@
-import { Duration, Effect, Either, Option, Schedule } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
+import { conflictRetry } from "./retry.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { bestMatch } from "../domain/embedding/index.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
@@ -67,7 +68,6 @@ export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, i
   return Option.isSome(answer) && Option.isSome(answer.value) ? parseJudgement(answer.value.value) : undefined
 })
 
-const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))
 
 /**
  * Load → decide → append → notify, retried when another writer got in between. The probe (which may need the

@@ -116,18 +116,18 @@ const approve = (subject: ApprovalSubject) => Effect.flatMap(Approval, (a) => a.
 
 const notApproved = (action: string, target: string) => failure(`memory: ${action} on ${target} was not approved; nothing written`)
 
-/** What the decider would refuse on the current state, decided without writing (a person is asked only about calls that can succeed). */
-const dryRun = (command: FactCommand, target: Target) =>
+/**
+ * The call decided on the current state without writing: the refusal the decider would make (a person is asked
+ * only about calls that can succeed), and the entry `old_text` selects, which the approver is shown.
+ */
+const dryRun = (command: FactCommand, target: Target, oldText?: string) =>
   Effect.gen(function* () {
     const config = yield* Settings
-    const loaded = yield* loadFacts(target)
-    const r = decideFact(factPolicy(config))(command, loaded.state)
-    return Either.isLeft(r) ? r.left : undefined
+    const { entries } = (yield* loadFacts(target)).state
+    const r = decideFact(factPolicy(config))(command, { entries })
+    const selected = oldText === undefined ? undefined : Either.getOrUndefined(selectEntry(entries, trimSpace(oldText)))
+    return { refused: Either.isLeft(r) ? r.left : undefined, entry: selected === undefined ? undefined : entries[selected] }
   })
-
-/** The entry `old_text` selects now (the dry run has already refused a missing or ambiguous one). */
-const selected = (target: Target, oldText: string) =>
-  Effect.map(loadFacts(target), (loaded) => Either.match(selectEntry(loaded.state.entries, trimSpace(oldText)), { onLeft: () => undefined, onRight: (i) => loaded.state.entries[i] }))
 
 /** One call of the unified `memory` tool with decoded arguments. */
 export const dispatchMemoryTool = (args: MemoryToolArgs) =>
@@ -140,7 +140,7 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         const target = requireTarget(args, "add")
         if (Either.isLeft(target)) return failure(target.left)
         // refusals the decider would make anyway are not put to a person (a cap refusal may still become a merge)
-        const refused = yield* dryRun({ _tag: "AddFact", target: target.right, content: args.content, at: "" }, target.right)
+        const { refused } = yield* dryRun({ _tag: "AddFact", target: target.right, content: args.content, at: "" }, target.right)
         if (refused !== undefined && refused._tag !== "CapExceeded") return failure(refused.message)
         if (!(yield* approve({ action: "add", target: target.right, content: args.content }))) return notApproved("add", target.right)
         const { outcome, entries } = yield* addFact(target.right, args.content)
@@ -151,10 +151,13 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         if (!args.old_text || !args.content) return failure("old_text and content are required for replace")
         const target = requireTarget(args, "replace")
         if (Either.isLeft(target)) return failure(target.left)
-        const refused = yield* dryRun({ _tag: "ReplaceFact", target: target.right, oldText: args.old_text, content: args.content, at: "" }, target.right)
+        const { refused, entry } = yield* dryRun(
+          { _tag: "ReplaceFact", target: target.right, oldText: args.old_text, content: args.content, at: "" },
+          target.right,
+          args.old_text
+        )
         if (refused !== undefined) return failure(refused.message)
         // the person sees the entry old_text selects now; the change applies only if it is still that entry
-        const entry = yield* selected(target.right, args.old_text)
         if (!(yield* approve({ action: "replace", target: target.right, oldText: args.old_text, content: args.content, entry })))
           return notApproved("replace", target.right)
         const { entries, content } = yield* replaceFact(target.right, args.old_text, args.content, entry)
@@ -164,9 +167,8 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         if (!args.old_text) return failure("old_text is required for remove")
         const target = requireTarget(args, "remove")
         if (Either.isLeft(target)) return failure(target.left)
-        const refused = yield* dryRun({ _tag: "RemoveFact", target: target.right, oldText: args.old_text, at: "" }, target.right)
+        const { refused, entry } = yield* dryRun({ _tag: "RemoveFact", target: target.right, oldText: args.old_text, at: "" }, target.right, args.old_text)
         if (refused !== undefined) return failure(refused.message)
-        const entry = yield* selected(target.right, args.old_text)
         if (!(yield* approve({ action: "remove", target: target.right, oldText: args.old_text, entry }))) return notApproved("remove", target.right)
         const { entries } = yield* removeFact(target.right, args.old_text, entry)
         return success({ message: `removed from ${target.right} matching ${goQuote(args.old_text)}`, ...listed(entries) })

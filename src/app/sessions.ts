@@ -1,4 +1,5 @@
-import { DateTime, Effect, Either, Option, Schema, Schedule } from "effect"
+import { DateTime, Effect, Either, Option, Schema } from "effect"
+import { conflictRetry } from "./retry.js"
 import { combinedRequest, episodeRequest, factCandidates, factsRequest, parseCombinedReply, parseFactsReply, type RawFact } from "../domain/episodes/prompts.js"
 import { GUARD_SOURCE, type SummarySource } from "../domain/episodes/store.js"
 import { extractiveSummary, isDecline, looksLikeEpisode } from "../domain/episodes/summary.js"
@@ -36,7 +37,6 @@ const streamOf = (sessionId: string) =>
     onSome: Effect.succeed
   })
 
-const conflictRetry = Schedule.intersect(Schedule.recurs(50), Schedule.jittered(Schedule.spaced("2 millis")))
 
 /** The session's state as recorded so far. */
 export const loadSession = Effect.fn("loadSession")(function* (sessionId: string) {

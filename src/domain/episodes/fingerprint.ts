@@ -2,9 +2,8 @@
  * The corpus fingerprint stored beside the persisted episode vectors (spec episodes §9.2, embedding §10.2): it
  * changes whenever an episode is added, removed or rewritten, so stale vectors are rebuilt instead of recalled.
  */
+import { FNV64_OFFSET, type Fnv64, fnv1a64 as fnv1a, fnv64Hex } from "../text/fnv.js"
 import { trimSpace } from "../text/utf8.js"
-
-const TWO_32 = 4294967296
 
 const encoder = new TextEncoder()
 
@@ -13,27 +12,6 @@ const compareBytes = (a: Uint8Array, b: Uint8Array): number => {
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!
   return a.length - b.length
-}
-
-/**
- * 64-bit FNV-1a in two 32-bit halves (BigInt per byte made a 500-episode corpus take ~100 ms). The prime is
- * 2⁴⁰ + 0x1b3, so h·prime mod 2⁶⁴ = h·0x1b3 + (lo << 40); every partial product stays below 2⁵³.
- */
-interface Fnv {
-  hi: number
-  lo: number
-}
-const fnv1a = (h: Fnv, bytes: Uint8Array): Fnv => {
-  let { hi, lo } = h
-  for (let i = 0; i < bytes.length; i++) {
-    lo = (lo ^ bytes[i]!) >>> 0
-    // lo·0x1b3 split at 2³²: its low half is the new lo, the carry goes to hi with hi·0x1b3 and lo·2⁸ (the 2⁴⁰ term)
-    const t = lo * 0x1b3
-    const carry = (t / TWO_32) >>> 0
-    hi = (Math.imul(hi, 0x1b3) + carry + Math.imul(lo, 256)) >>> 0
-    lo = t >>> 0
-  }
-  return { hi, lo }
 }
 
 const SEPARATOR = new Uint8Array([0])
@@ -47,7 +25,7 @@ export const corpusFingerprint = (entries: ReadonlyArray<{ readonly sessionId: s
     .map((e) => ({ id: encoder.encode(e.sessionId), summary: encoder.encode(trimSpace(e.summary)) }))
     // IDs are unique in a real index; the summary tie-break only keeps the result independent of input order
     .sort((a, b) => compareBytes(a.id, b.id) || compareBytes(a.summary, b.summary))
-  let h: Fnv = { hi: 0xcbf29ce4, lo: 0x84222325 }
+  let h: Fnv64 = FNV64_OFFSET
   for (const e of encoded) h = fnv1a(fnv1a(fnv1a(fnv1a(h, e.id), SEPARATOR), e.summary), SEPARATOR)
-  return `${entries.length}:${h.hi.toString(16).padStart(8, "0")}${h.lo.toString(16).padStart(8, "0")}`
+  return `${entries.length}:${fnv64Hex(h)}`
 }
