@@ -4,6 +4,7 @@
  * with what the doc shows. The conventions (placeholders, `# exit N`, `# continues`, `# not run:`) are at the top
  * of docs/CLI.md. Needs the built CLI (`npm test` builds first).
  */
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -18,11 +19,6 @@ const runnable = chains(transcripts.filter((t) => t.notRun === undefined))
 const PARALLEL_CHAINS = 3
 
 const runs = new Map<Transcript, TranscriptRun>()
-
-beforeAll(async () => {
-  const results = await pool(runnable.map((chain) => () => runChain(chain, path.resolve("docs/examples"))), PARALLEL_CHAINS)
-  runnable.forEach((chain, i) => chain.forEach((t, j) => runs.set(t, results[i]![j]!)))
-}, 240_000)
 
 const title = (t: Transcript) => {
   const first = t.commands[0]!.text
@@ -44,6 +40,11 @@ const check = (c: ShownCommand, ran: TranscriptRun["commands"][number], run: Tra
 }
 
 describe("the documentation runs verbatim", () => {
+  beforeAll(async () => {
+    const results = await pool(runnable.map((chain) => () => runChain(chain, path.resolve("docs/examples"))), PARALLEL_CHAINS)
+    runnable.forEach((chain, i) => chain.forEach((t, j) => runs.set(t, results[i]![j]!)))
+  }, 240_000)
+
   it("finds the transcripts, and every one parses", () => {
     expect(parsed.flatMap((p) => p.problems)).toEqual([])
     expect(transcripts.filter((t) => t.file === "README.md").length).toBeGreaterThanOrEqual(3)
@@ -65,4 +66,30 @@ describe("the documentation runs verbatim", () => {
   }
 
   for (const s of parsed.flatMap((p) => p.summaries)) it.skip(`${s.file}:${s.line}  commands without prompts or output: not a transcript, not run`, () => {})
+})
+
+/** Every `ts` block, named after its doc and the doc line of its first line, so a type error points at the doc. */
+const tsExamples = DOCS.flatMap((file) =>
+  [...fs.readFileSync(file, "utf8").matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => ({
+    name: `${file.replace(/[/.]/g, "_")}_L${fs.readFileSync(file, "utf8").slice(0, m.index).split("\n").length + 1}.ts`,
+    code: m[1]!
+  }))
+)
+
+describe("the documentation's TypeScript examples", () => {
+  it("typecheck against the built package, as a user's program importing tiered-memory would", () => {
+    expect(tsExamples.length).toBeGreaterThanOrEqual(3)
+    // Inside the package, so "tiered-memory" resolves to this package's dist/ by its own name.
+    const dir = fs.mkdtempSync(path.resolve(".doc-ts-"))
+    try {
+      for (const e of tsExamples) fs.writeFileSync(path.join(dir, e.name), `${e.code}\nexport {}\n`)
+      const config = { extends: "../tsconfig.base.json", compilerOptions: { noEmit: true, noUnusedLocals: false }, include: ["*.ts"] }
+      fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config))
+      const tsc = spawnSync(path.resolve("node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.json")], { encoding: "utf8" })
+      expect(tsc.stdout + tsc.stderr).toBe("")
+      expect(tsc.status).toBe(0)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
