@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { BIN } from "../support/cli.js"
 import { pool, runChain, type TranscriptRun } from "../support/transcriptRunner.js"
 import { alignToShown, chains, parseDoc, type ShownCommand, type Transcript, withPort } from "../support/transcripts.js"
 
@@ -45,7 +46,8 @@ describe("the documentation runs verbatim", () => {
     runnable.forEach((chain, i) => chain.forEach((t, j) => runs.set(t, results[i]![j]!)))
   }, 240_000)
 
-  it("finds the transcripts, and every one parses", () => {
+  it("finds the built CLI and the transcripts, and every one parses", () => {
+    expect(fs.existsSync(BIN), `${BIN} is missing: run \`npm run build\` first (npm test builds before it tests)`).toBe(true)
     expect(parsed.flatMap((p) => p.problems)).toEqual([])
     expect(transcripts.filter((t) => t.file === "README.md").length).toBeGreaterThanOrEqual(3)
     expect(transcripts.filter((t) => t.file === "docs/CLI.md").length).toBeGreaterThanOrEqual(10)

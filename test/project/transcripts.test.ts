@@ -10,6 +10,9 @@ const DOC = [
   `${fence}json`,
   `{"not": "a transcript"}`,
   fence,
+  fence,
+  "$ a prompt outside a sh block",
+  fence,
   `${fence}sh`,
   "npm ci && npm test      # commands to type, no prompts",
   fence,
@@ -45,19 +48,19 @@ describe("doc transcripts: parsing", () => {
   const parsed = parseDoc("docs/X.md", DOC)
 
   it("finds transcripts in sh blocks with prompts, and lists sh blocks without prompts as command summaries", () => {
-    expect(parsed.transcripts.map((t) => t.line)).toEqual([8, 18, 25, 29])
-    expect(parsed.summaries).toEqual([{ file: "docs/X.md", line: 5 }])
-    expect(parsed.problems).toEqual(["docs/X.md:30: text before the first prompt: stray prose"])
+    expect(parsed.transcripts.map((t) => t.line)).toEqual([11, 21, 28, 32])
+    expect(parsed.summaries).toEqual([{ file: "docs/X.md", line: 8 }])
+    expect(parsed.problems).toEqual(["docs/X.md:6: a `$ ` prompt in a block that is not `sh`", "docs/X.md:33: text before the first prompt: stray prose"])
   })
 
   it("reads each command's line, shown output, expected exit status and background marker", () => {
     const [first] = parsed.transcripts
     expect(first!.commands).toEqual([
-      { line: 9, text: "tmem facts add env x   # adds", output: ["added to env: x"], exit: 0, background: false },
-      { line: 11, text: "tmem facts add env y", output: ["memory: refused  # not a status marker", "second line"], exit: 1, background: false },
-      { line: 14, text: "tmem dev llm-server --port 41234 &   # background", output: [], exit: 0, background: true },
-      { line: 15, text: "tmem bogus   # exit 2", output: [], exit: 2, background: false },
-      { line: 16, text: "tmem prompt                 # output left out", output: [], exit: 0, background: false }
+      { line: 12, text: "tmem facts add env x   # adds", output: ["added to env: x"], exit: 0, background: false },
+      { line: 14, text: "tmem facts add env y", output: ["memory: refused  # not a status marker", "second line"], exit: 1, background: false },
+      { line: 17, text: "tmem dev llm-server --port 41234 &   # background", output: [], exit: 0, background: true },
+      { line: 18, text: "tmem bogus   # exit 2", output: [], exit: 2, background: false },
+      { line: 19, text: "tmem prompt                 # output left out", output: [], exit: 0, background: false }
     ])
   })
 
@@ -69,7 +72,7 @@ describe("doc transcripts: parsing", () => {
   })
 
   it("chains a transcript with the ones that continue it", () => {
-    expect(chains(parsed.transcripts).map((c) => c.map((t) => t.line))).toEqual([[8, 18], [25], [29]])
+    expect(chains(parsed.transcripts).map((c) => c.map((t) => t.line))).toEqual([[11, 21], [28], [32]])
   })
 })
 

@@ -52,17 +52,18 @@ const BACKGROUND = /(?:^|[^&])&\s*(?:#.*)?$/
 
 interface Block {
   readonly line: number
-  readonly lines: ReadonlyArray<string>
+  readonly lines: Array<string>
+  readonly shell: boolean
 }
 
-const shellBlocks = (text: string): ReadonlyArray<Block> => {
+const fencedBlocks = (text: string): ReadonlyArray<Block> => {
   const blocks: Array<Block> = []
-  let open: { line: number; lines: Array<string>; shell: boolean } | undefined
+  let open: Block | undefined
   text.split("\n").forEach((raw, i) => {
     if (open === undefined) {
       if (raw.startsWith("```")) open = { line: i + 1, lines: [], shell: SHELL_FENCE.test(raw) }
     } else if (/^```\s*$/.test(raw)) {
-      if (open.shell) blocks.push({ line: open.line, lines: open.lines })
+      blocks.push(open)
       open = undefined
     } else open.lines.push(raw)
   })
@@ -86,8 +87,13 @@ export const parseDoc = (file: string, text: string): ParsedDoc => {
   const transcripts: Array<Transcript> = []
   const summaries: Array<CommandSummary> = []
   const problems: Array<string> = []
-  for (const block of shellBlocks(text)) {
+  for (const block of fencedBlocks(text)) {
     const first = block.lines.findIndex((l) => l.startsWith(PROMPT))
+    if (!block.shell) {
+      // A transcript in a block of another language would silently never run.
+      if (first >= 0) problems.push(`${file}:${block.line + 1 + first}: a \`$ \` prompt in a block that is not \`sh\``)
+      continue
+    }
     if (first < 0) {
       summaries.push({ file, line: block.line })
       continue
