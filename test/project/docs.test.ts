@@ -37,7 +37,8 @@ const check = (c: ShownCommand, ran: TranscriptRun["commands"][number], run: Tra
   expect.soft(ran.exit, `${where}\n  exit status (it printed:\n${indent(ran.printed)})`).toBe(c.exit)
   if (c.output.length === 0) return
   const shown = c.output.map((l) => withPort(l, run.port))
-  expect.soft(alignToShown(shown, ran.printed), `${where}\n  output`).toBe(shown.join("\n"))
+  // The whole printed text as well as the diff, so a doc that drifted can be fixed by pasting it.
+  expect.soft(alignToShown(shown, ran.printed), `${where}\n  output; it printed:\n${indent(ran.printed)}\n`).toBe(shown.join("\n"))
 }
 
 describe("the documentation runs verbatim", () => {
