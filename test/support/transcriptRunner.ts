@@ -26,7 +26,7 @@ export interface TranscriptRun {
 }
 
 /** Long enough for a slow machine, short enough that a command waiting for a terminal fails the block. */
-const BLOCK_TIMEOUT_MS = 45_000
+const BLOCK_TIMEOUT_MS = 60_000
 /** How long a background command may take to print its first line (a server: to listen). */
 const BACKGROUND_READY_POLLS = 300
 
