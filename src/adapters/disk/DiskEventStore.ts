@@ -468,7 +468,7 @@ export const make = (options: DiskOptions) =>
       seen.delete(stream)
       let r: Files.Replaced
       try {
-        if (known) r = Files.replaceIf(temp, target, expected, `${target}.edited-v${version}`)
+        if (known) r = Files.replaceIf(temp, target, expected, asideName(target, "edited", version))
         else {
           fs.renameSync(temp, target)
           r = { done: true }

@@ -200,8 +200,8 @@ const removeQuietly = (file: string) => fs.rmSync(file, { force: true })
 /**
  * Moves `temp` onto `target` only if `target` is still the file `expected` names (undefined: no file at all). A
  * person's save that landed in between is never overwritten: with an atomic exchange the displaced file is
- * inspected and, if it is not the expected one, swapped back. `aside` names where a save that raced even the
- * swap back is kept.
+ * inspected and, if it is not the expected one, swapped back. `aside` (a free name) is where an older save is
+ * kept when a newer one raced even the swap back.
  */
 export const replaceIf = (temp: string, target: string, expected: Identity | undefined, aside: string): Replaced => {
   if (expected === undefined) {
@@ -238,10 +238,13 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
   }
   swapSync(temp, target)
   const back = identity(temp)
-  if (back !== undefined && ours !== undefined && back.dev === ours.dev && back.ino === ours.ino) {
+  if (sameIdentity(back, ours)) {
     removeQuietly(temp)
     return { done: false }
   }
+  // An in-place save opens the file by its name: if it wrote into the new projection while that was in place, the
+  // new file now holds the latest save, so it goes back to the name and the file it displaced is kept aside.
+  if (back !== undefined && ours !== undefined && back.dev === ours.dev && back.ino === ours.ino) swapSync(temp, target)
   fs.renameSync(temp, aside)
   return { done: false, keptAside: aside }
 }
