@@ -546,30 +546,41 @@ export const make = (options: DiskOptions) =>
         return `memory: ${rel(p)} ended in a partial batch (a crash during a write); ${tail.size - tail.complete} bytes moved to ${rel(p)}.torn`
       })
 
-    // Streams whose crash leftovers were swept by this store (once per process and stream, under the lock).
+    // Streams whose crash leftovers this store has dealt with (once per process and stream).
     const swept = new Set<string>()
     const DERIVED_TEMP_AGE_MS = 10 * 60_000
 
     /**
-     * Removes temp files a crashed writer left beside the stream's files. Under the stream's lock, so only temp
-     * files of that stream's own writers, which hold the same lock, are candidates; derived files (the episode
-     * vectors) are written without a lock, so only theirs that are far older than any write can take go.
+     * Counts (and with `remove`, removes) temp files a crashed writer left beside the stream's files. Removing
+     * happens under the stream's lock, so only temp files of that stream's own writers, which need the same lock,
+     * are candidates; derived files (the episode vectors) are written without a lock, so only theirs that are far
+     * older than any write can take count.
      */
-    const sweepLeftovers = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
-      if (swept.has(stream)) return
-      swept.add(stream)
+    const leftovers = <S, E>(stream: string, codec: StreamCodec<S, E>, remove: boolean): number => {
       const jp = journalPath(stream)
-      Files.sweepTemps(path.dirname(jp), (name) => name === path.basename(jp))
+      let found = Files.leftoverTemps(path.dirname(jp), (name) => name === path.basename(jp), remove)
       const target = projectionPath(stream)
-      if (target !== undefined) Files.sweepTemps(dir, (name) => name === path.basename(target))
-      if (codec.files === undefined) return
+      if (target !== undefined) found += Files.leftoverTemps(dir, (name) => name === path.basename(target), remove)
+      if (codec.files === undefined) return found
       const manifest = codec.files.manifest
       const factFiles = new Set(Object.values(PROJECTION_FILES))
-      Files.sweepTemps(dir, (name, temp) => {
-        if (factFiles.has(name)) return false
-        if (name === manifest || name.endsWith(".md")) return true
-        return (Files.mtimeMs(temp) ?? Date.now()) < Date.now() - DERIVED_TEMP_AGE_MS
-      })
+      return (
+        found +
+        Files.leftoverTemps(
+          dir,
+          (name, temp) => {
+            if (factFiles.has(name)) return false
+            if (name === manifest || name.endsWith(".md")) return true
+            return (Files.mtimeMs(temp) ?? Date.now()) < Date.now() - DERIVED_TEMP_AGE_MS
+          },
+          remove
+        )
+      )
+    }
+    const sweepLeftovers = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
+      if (swept.has(stream)) return
+      leftovers(stream, codec, true)
+      swept.add(stream)
     }
 
     /** What reconcile found when the projection is being saved right now: the journal's state, and when to look again. */
@@ -813,8 +824,12 @@ export const make = (options: DiskOptions) =>
 
     /** Lock-free fast path: the projection's hash matches the journal's last batch, so the projection is the state. */
     const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
-      // the first load of a projected stream takes the lock once, to sweep what a crashed writer left behind
-      if (!swept.has(stream) && (codec.files !== undefined || (codec.text !== undefined && projectionPath(stream) !== undefined))) return undefined
+      // the first load of a projected stream looks for what a crashed writer left behind; finding any, it takes the
+      // lock to remove it (a read-only directory with nothing to sweep stays readable without the lock)
+      if (!swept.has(stream) && (codec.files !== undefined || (codec.text !== undefined && projectionPath(stream) !== undefined))) {
+        if (leftovers(stream, codec, false) > 0) return undefined
+        swept.add(stream)
+      }
       if (codec.files !== undefined) {
         // nothing moved since the last verified load: not even the journal's tail needs reading (its last line can
         // be an import of thousands of episodes)

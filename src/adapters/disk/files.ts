@@ -252,22 +252,22 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
 const TEMP_NAME = /^\.(.+)\.tmp-[0-9a-f]{16}$/
 
 /**
- * Removes temp files a crashed writer left in `dir` for the files `owns` accepts. Only the owner's lock makes
- * this safe: another process's temp file is in flight until that process lets the lock go.
+ * The temp files in `dir` (`.<name>.tmp-<16 hex>`) for the names `owns` accepts; with `remove`, removes them.
+ * Removing is safe only under the owner's lock: another process's temp file is in flight until it lets go.
  */
-export const sweepTemps = (dir: string, owns: (name: string, temp: string) => boolean): number => {
+export const leftoverTemps = (dir: string, owns: (name: string, temp: string) => boolean, remove: boolean): number => {
   let names: Array<string>
   try {
     names = fs.readdirSync(dir)
   } catch {
     return 0
   }
-  let removed = 0
+  let found = 0
   for (const n of names) {
     const m = TEMP_NAME.exec(n)
     if (m === null || !owns(m[1]!, path.join(dir, n))) continue
-    removeQuietly(path.join(dir, n))
-    removed++
+    if (remove) removeQuietly(path.join(dir, n))
+    found++
   }
-  return removed
+  return found
 }
