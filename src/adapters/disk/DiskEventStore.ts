@@ -612,7 +612,7 @@ export const make = (options: DiskOptions) =>
       if (snap.bytes === undefined) return Either.left(`it is ${snap.identity.size} bytes, far over the cap`)
       const decoded = Either.try(() => strictUtf8.decode(snap.bytes!))
       if (Either.isLeft(decoded)) return Either.left("it is not valid UTF-8")
-      const problem = text.problem?.(decoded.right)
+      const problem = text.problem(decoded.right)
       return problem === undefined ? Either.right(decoded.right) : Either.left(problem)
     }
 
@@ -662,17 +662,12 @@ export const make = (options: DiskOptions) =>
       warnings.push(
         `memory: ${name} was edited outside tmem but not adopted (${verdict.left}); the memory keeps its last valid state and your file is kept as ${path.basename(kept)} — fix it and save it as ${name} again`
       )
-      return { staged: stage(stream, codec, current.state, current.version, text.rejected?.(verdict.left, path.basename(kept), size, at) ?? [], at) }
+      return { staged: stage(stream, codec, current.state, current.version, text.rejected(verdict.left, path.basename(kept), size, at), at) }
     }
 
     /** Writes a repaired projection in place, unless a person's file took its place meanwhile (then that is decided next). */
     const restoreProjection = (stream: string, target: string, content: string, expected: Files.Identity | undefined) =>
-      io(stream, target, "write", () => {
-        const temp = Files.writeTemp(target, utf8.encode(content))
-        fs.fsyncSync(temp.fd)
-        fs.closeSync(temp.fd)
-        return Files.replaceIf(temp.path, target, expected, asideName(target, "edited", 0)).done
-      })
+      io(stream, target, "write", () => Files.replaceIf(durableTemp(target, content), target, expected, asideName(target, "edited", 0)).done)
 
     /** A single-file projection under the lock: the cases of docs/ARCHITECTURE.md "Loading". */
     const reconcileText = <S, E>(stream: string, codec: StreamCodec<S, E>, target: string, tail: Tail, at: string, warnings: Array<string>): Reconciled<S, E> => {
@@ -815,11 +810,14 @@ export const make = (options: DiskOptions) =>
     }
 
     /** Repairs write the projection durably in one go; they are rare, so no parallel trick is needed. */
-    const writeProjectionNow = (target: string, text: string) => {
+    const writeProjectionNow = (target: string, text: string) => fs.renameSync(durableTemp(target, text), target)
+
+    /** A temp file beside `target` holding `text`, already durable. */
+    const durableTemp = (target: string, text: string) => {
       const temp = Files.writeTemp(target, utf8.encode(text))
       fs.fsyncSync(temp.fd)
       fs.closeSync(temp.fd)
-      fs.renameSync(temp.path, target)
+      return temp.path
     }
 
     /** Lock-free fast path: the projection's hash matches the journal's last batch, so the projection is the state. */

@@ -49,11 +49,11 @@ export interface TextProjection<S, E> {
   /** Events that record a projection a person changed behind the store's back (once `problem` found none). */
   readonly editedExternally: (text: string, state: S, at: string, note: string | undefined) => ReadonlyArray<E>
   /** Why a person's text breaks the rules every write obeys (so it must not be adopted), or undefined. */
-  readonly problem?: (text: string) => string | undefined
+  readonly problem: (text: string) => string | undefined
   /** The largest file that could pass `problem`; a store refuses a larger one without reading it. */
-  readonly maxBytes?: number
-  /** Events that record a refused edit, kept by the store at `keptAs` (`bytes` long); the state must not change. */
-  readonly rejected?: (reason: string, keptAs: string, bytes: number, at: string) => ReadonlyArray<E>
+  readonly maxBytes: number
+  /** Events (at least one) that record a refused edit, kept by the store at `keptAs` (`bytes` long); the state must not change. */
+  readonly rejected: (reason: string, keptAs: string, bytes: number, at: string) => ReadonlyArray<E>
 }
 
 /** One appended batch; `version` counts events in the stream up to and including this batch. */
