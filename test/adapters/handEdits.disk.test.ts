@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Logger } from "effect"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type * as DiskEventStore from "../../src/adapters/disk/DiskEventStore.js"
@@ -229,6 +230,17 @@ describe("links are not followed", () => {
         expect(Either.isLeft(r) ? r.left.message : "loaded").toMatch(/^memory: cannot read .*user\.md: it is a symbolic link, which tmem does not follow; replace it with the file itself \(ELOOP\)$/)
       }
       expect(fs.lstatSync(path.join(dir, "user.md")).isSymbolicLink()).toBe(true)
+    })
+  )
+
+  it.scopedLive("a FIFO in place of the fact file is a one-line error, not a hang", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* seeded(dir)
+      fs.rmSync(path.join(dir, "user.md"))
+      execFileSync("mkfifo", [path.join(dir, "user.md")])
+      const r = yield* Effect.either(withStore(dir, (s) => s.load("facts/user", codec)))
+      expect(Either.isLeft(r) ? r.left.message : "loaded").toMatch(/^memory: cannot read .*user\.md: /)
     })
   )
 

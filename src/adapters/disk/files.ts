@@ -68,7 +68,7 @@ export const writeTemp = (target: string, bytes: Uint8Array): Pending => {
   return { fd, path: tmp }
 }
 
-const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDONLY, O_WRONLY } = fs.constants
+const { O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants
 
 /** Appends bytes to `file` (created 0600 if absent); a symbolic link is refused (ELOOP), never followed. */
 export const appendTo = (file: string, bytes: Uint8Array): Pending => {
@@ -156,7 +156,8 @@ export interface Snapshot {
 export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): Snapshot | undefined => {
   let fd: number
   try {
-    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW)
+    // non-blocking, so a FIFO put in the file's place cannot hang the open; it is then refused as not a file
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
     throw e
