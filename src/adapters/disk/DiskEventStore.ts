@@ -642,7 +642,6 @@ export const make = (options: DiskOptions) =>
       const text = codec.text!
       const wait = settlesIn(target, snap)
       if (wait > 0) return { unsettled: { ...current, recorded: [] }, retryInMs: wait }
-      seen.set(stream, snap.identity)
       const verdict = refusal(text as TextProjection<unknown, unknown>, snap)
       if (Either.isRight(verdict)) {
         if (current.version > 0) return { staged: stage(stream, codec, current.state, current.version, text.editedExternally(verdict.right, current.state, at, undefined), at) }
@@ -665,22 +664,29 @@ export const make = (options: DiskOptions) =>
       return { staged: stage(stream, codec, current.state, current.version, text.rejected(verdict.left, path.basename(kept), size, at), at) }
     }
 
-    /** Writes a repaired projection in place, unless a person's file took its place meanwhile (then that is decided next). */
+    /**
+     * Writes a repaired projection in place, unless a person's file took its place meanwhile (then that is decided
+     * next: a write about to follow finds the file moved and re-decides).
+     */
     const restoreProjection = (stream: string, target: string, content: string, expected: Files.Identity | undefined) =>
-      io(stream, target, "write", () => Files.replaceIf(durableTemp(target, content), target, expected, asideName(target, "edited", 0)).done)
+      io(stream, target, "write", () => {
+        const done = Files.replaceIf(durableTemp(target, content), target, expected, asideName(target, "edited", 0)).done
+        if (done) seen.set(stream, Files.identity(target))
+        return done
+      })
 
     /** A single-file projection under the lock: the cases of docs/ARCHITECTURE.md "Loading". */
     const reconcileText = <S, E>(stream: string, codec: StreamCodec<S, E>, target: string, tail: Tail, at: string, warnings: Array<string>): Reconciled<S, E> => {
       const text = codec.text!
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
+      // what a write decided on this reconcile may replace; repairs below update it
+      seen.set(stream, snap?.identity)
       const hash = snap?.bytes === undefined ? undefined : sha256(snap.bytes)
       if (snap !== undefined && tail.last !== undefined && hash === tail.last.projectionHash) {
-        seen.set(stream, snap.identity)
         return { state: text.parse(strictUtf8.decode(snap.bytes!)), version: tail.last.version, recorded: [] }
       }
       const full = tail.last === undefined ? { state: codec.initialState, version: 0 } : foldAll(stream, codec)
       if (snap === undefined) {
-        seen.set(stream, undefined)
         // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
         if (tail.last !== undefined) restoreProjection(stream, target, text.render(full.state), undefined)
         return { ...full, recorded: [] }

@@ -206,12 +206,18 @@ const removeQuietly = (file: string) => fs.rmSync(file, { force: true })
  */
 export const replaceIf = (temp: string, target: string, expected: Identity | undefined, aside: string): Replaced => {
   if (expected === undefined) {
+    // a hard link never replaces an existing name, so a file created meanwhile is left alone
     try {
       fs.linkSync(temp, target)
     } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== "EEXIST" && identity(target) === undefined) {
+        // a file system without hard links: check, then rename
+        fs.renameSync(temp, target)
+        return { done: true }
+      }
       removeQuietly(temp)
-      if ((e as NodeJS.ErrnoException).code === "EEXIST") return { done: false }
-      throw e
+      return { done: false }
     }
     removeQuietly(temp)
     return { done: true }
