@@ -780,9 +780,10 @@ export const make = (options: DiskOptions) =>
     ): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
       const files = codec.files!
       const manifestPath = path.join(dir, files.manifest)
+      // files adopted from the directory (an import, a recovery) are read as they are: a link is not followed
       const read = (name: string) => {
         try {
-          const bytes = Files.readOptional(path.join(dir, name))
+          const bytes = Files.readNoFollow(path.join(dir, name))
           return bytes === undefined ? undefined : lossyUtf8.decode(bytes)
         } catch {
           return undefined
