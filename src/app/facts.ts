@@ -30,7 +30,8 @@ const notifyBatches = (stream: string, batches: ReadonlyArray<Batch<FactEvent>>)
 export const loadFacts = Effect.fn("loadFacts")(function* (target: Target) {
   const store = yield* EventStore
   const stream = factStream(target)
-  const loaded = yield* store.load(stream, factCodec(target))
+  // the configured cap: a hand edit over it is not adopted
+  const loaded = yield* store.load(stream, factCodec(target, yield* capOf(target)))
   if (loaded.recorded.length > 0) yield* notifyBatches(stream, loaded.recorded)
   return loaded
 })
@@ -91,7 +92,7 @@ export const execute = (
     const config = yield* Settings
     const decide = decideFact(factPolicy(config))
     const stream = factStream(target)
-    const codec = factCodec(target)
+    const codec = factCodec(target, yield* capOf(target))
     const loaded = yield* loadFacts(target)
     if (expectedVersion !== undefined && loaded.version !== expectedVersion)
       return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Logger, LogLevel } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { FactAdded, type FactEvent } from "../../src/domain/facts/schema.js"
@@ -32,7 +32,7 @@ describe("DiskEventStore", () => {
       expect(fs.statSync(path.join(dir, "journal")).mode & 0o777).toBe(0o700)
       expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
       const line = JSON.parse(journalLines(dir)[0]!)
-      expect(Object.keys(line)).toEqual(["version", "at", "events", "projectionHash"])
+      expect(Object.keys(line)).toEqual(["version", "at", "events", "projectionHash", "checksum"])
       expect(line.version).toBe(2)
     })
   )
@@ -151,17 +151,18 @@ describe("DiskEventStore", () => {
     })
   )
 
-  it.scopedLive("a hand edit that is not valid UTF-8 keeps the original bytes in a backup and says so", () =>
+  it.scopedLive("a hand edit that is not valid UTF-8 is not adopted: kept byte for byte beside the file, with an event", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
       yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
       const raw = Buffer.from([0x6f, 0x6e, 0x65, 0x0a, 0xc2, 0xa7, 0x0a, 0x62, 0xff, 0x61, 0x64])
       fs.writeFileSync(path.join(dir, "user.md"), raw)
-      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
-      expect(loaded.state.entries).toEqual(["one", "b\ufffdad"])
-      expect(fs.readFileSync(path.join(dir, "user.md.invalid-utf8-v1")).equals(raw)).toBe(true)
-      const event = loaded.recorded[0]!.events[0] as Extract<FactEvent, { _tag: "FactsEditedExternally" }>
-      expect(event.note).toContain("not valid UTF-8")
+      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec)).pipe(Logger.withMinimumLogLevel(LogLevel.None))
+      expect(loaded.state.entries).toEqual(["one"])
+      expect(fs.readFileSync(path.join(dir, "user.md.rejected-v2")).equals(raw)).toBe(true)
+      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one")
+      const event = loaded.recorded[0]!.events[0] as Extract<FactEvent, { _tag: "FactsEditRejected" }>
+      expect(event).toMatchObject({ _tag: "FactsEditRejected", reason: "it is not valid UTF-8", keptAs: "user.md.rejected-v2", bytes: raw.length })
     })
   )
 

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Effect } from "effect"
+import { Effect, Logger } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { loadFacts } from "../../src/app/facts.js"
-import { renderEntries } from "../../src/domain/facts/codec.js"
+import { canonicalEntries, parseEntries, renderEntries } from "../../src/domain/facts/codec.js"
 import { foldEvents } from "../../src/domain/kernel/Decider.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
 import { EventStore } from "../../src/ports/EventStore.js"
@@ -93,5 +93,84 @@ describe("several processes on one directory", () => {
       for (const fact of acknowledged) expect(state.entries).toContain(fact)
     }
     expect(acknowledged.length).toBeGreaterThan(0)
+  }, 120_000)
+})
+
+const TICKER = path.resolve("test/fixtures/ticker.ts")
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * A person editing user.md by hand, as an editor that reloads does: read the file, add a unique marker entry,
+ * save — every other save in place (truncate, a pause, write), the rest atomically (write a temp file, rename).
+ * Returns every full save's content.
+ */
+const person = async (file: string, saves: number) => {
+  const written: Array<string> = []
+  for (let n = 0; n < saves; n++) {
+    await sleep(150 + ((n * 37) % 150))
+    const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
+    const content = `${current}${current.trim() === "" ? "" : "\n§\n"}person marker ${n}`
+    written.push(content)
+    if (n % 2 === 0) {
+      const temp = path.join(path.dirname(file), ".user.md.editor-swap")
+      fs.writeFileSync(temp, content)
+      fs.renameSync(temp, file)
+    } else {
+      fs.truncateSync(file, 0)
+      await sleep(1 + (n % 10))
+      fs.writeFileSync(file, content)
+    }
+  }
+  return written
+}
+
+describe("a person editing user.md while an agent writes", () => {
+  it("loses no save, adopts no half save, and loses no acknowledged add", async () => {
+    const dir = tempMemoryDir()
+    dirs.push(dir)
+    const file = path.join(dir, "user.md")
+    fs.writeFileSync(file, "Prefers tabs")
+    const agent = spawn(process.execPath, ["--import", "tsx", TICKER, dir, "100000", "20"], { stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    agent.stdout.on("data", (d) => (out += d))
+    const closed = new Promise((resolve) => agent.on("close", resolve))
+    while (!out.includes("ok ")) await sleep(5)
+    const saves = await person(file, 60)
+    agent.kill("SIGKILL")
+    await closed
+    await sleep(300) // the last save settles
+    const acknowledged = out.split("\n").filter((l) => l.startsWith("ok ")).map((l) => `agent fact ${l.slice(3)}`)
+
+    const { entries, events } = await Effect.runPromise(
+      Effect.gen(function* () {
+        const loaded = yield* loadFacts("user")
+        const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user")))
+        return { entries: loaded.state.entries, events: batches.flatMap((b) => b.events) }
+      }).pipe(Effect.provide(appLayer({ store: diskLayer(dir), config: { factsLimitUser: 1_000_000 } })), Effect.provide(Logger.remove(Logger.defaultLogger)))
+    )
+    const edits = events.flatMap((e) => (e._tag === "FactsEditedExternally" ? [e] : []))
+    const kept = fs.readdirSync(dir).filter((n) => /^user\.md\.(rejected|edited)-v/.test(n)).map((n) => fs.readFileSync(path.join(dir, n), "utf8"))
+    const fullSaves = saves.map((s) => JSON.stringify(canonicalEntries(parseEntries(s))))
+    const savesLost = saves.filter((_, n) => {
+      const marker = `person marker ${n}`
+      return !entries.includes(marker) && !edits.some((e) => e.entries.includes(marker)) && !kept.some((k) => parseEntries(k).includes(marker))
+    }).length
+    // every recorded hand edit must be one of the person's full saves (an empty file is the middle of an in-place save)
+    const halfSavesAdopted = edits.filter((e) => !fullSaves.includes(JSON.stringify(e.entries))).length
+    const addsLost = acknowledged.filter((fact) => {
+      const i = events.findIndex((e) => e._tag === "FactAdded" && e.content === fact)
+      if (i < 0) return true
+      // gone from the file only if a recorded edit, made after it and holding one of the person's full saves, dropped it
+      const droppedByPerson = events
+        .slice(i)
+        .some((e) => e._tag === "FactsEditedExternally" && e.previous.includes(fact) && !e.entries.includes(fact) && fullSaves.includes(JSON.stringify(e.entries)))
+      return !entries.includes(fact) && !droppedByPerson
+    }).length
+    const inFile = acknowledged.filter((f) => entries.includes(f)).length
+    if (process.env["TMEM_REPORT"]) process.stderr.write(`saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile}, edits recorded ${edits.length}\n`)
+    // the interesting region was reached: the agent wrote all along, and the person's saves were recorded as edits
+    expect(acknowledged.length).toBeGreaterThan(30)
+    expect(edits.length).toBeGreaterThan(20)
+    expect({ savesLost, halfSavesAdopted, addsLost }).toEqual({ savesLost: 0, halfSavesAdopted: 0, addsLost: 0 })
   }, 120_000)
 })

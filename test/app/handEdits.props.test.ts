@@ -1,11 +1,12 @@
 import { FileSystem } from "@effect/platform"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect, FastCheck as fc, Logger } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { NodeFiles } from "../../src/adapters/live.js"
 import { addFact, loadFacts } from "../../src/app/facts.js"
-import { renderEntries } from "../../src/domain/facts/codec.js"
+import { canonicalEntries, parseEntries, renderEntries } from "../../src/domain/facts/codec.js"
+import { handEditProblem } from "../../src/domain/facts/decider.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
 import { foldEvents } from "../../src/domain/kernel/Decider.js"
 import { EventStore } from "../../src/ports/EventStore.js"
@@ -21,33 +22,50 @@ const junk = fc
     ).map((s) => Buffer.from(s, "utf8")),
     { minLength: 0, maxLength: 30 }
   )
-  .chain((parts) => fc.tuple(fc.constant(Buffer.concat(parts)), fc.uint8Array({ minLength: 0, maxLength: 6 })))
+  .chain((parts) => fc.tuple(fc.constant(Buffer.concat(parts)), fc.oneof(fc.constant(new Uint8Array()), fc.uint8Array({ minLength: 1, maxLength: 6 }))))
   .map(([text, raw]) => Buffer.concat([text, Buffer.from(raw)]))
 
+const CAP = 300
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+/** Whether a person's bytes obey the write rules, by the domain's own definition of them. */
+const acceptable = (bytes: Buffer) => {
+  try {
+    return handEditProblem(parseEntries(strict.decode(bytes)), CAP) === undefined
+  } catch {
+    return false
+  }
+}
+
 describe("a fact file hand-edited into any shape", () => {
-  it("is recorded (never an error), the journal still replays to the file, and writing goes on", async () => {
-    let invalidUtf8 = 0
+  it("is adopted when it obeys the write rules, else kept aside byte for byte with an event and never in the state; the journal still replays to the file, and writing goes on", async () => {
+    let adopted = 0
+    let refused = 0
     await fc.assert(
       fc.asyncProperty(fc.array(junk, { minLength: 1, maxLength: 4 }), async (edits) => {
         const program = Effect.gen(function* () {
           const files = yield* FileSystem.FileSystem
           const dir = yield* files.makeTempDirectoryScoped({ prefix: "tmem-junk-" })
-          const layer = appLayer({ store: diskLayer(dir), config: { factsLimitUser: 100_000 } })
+          const layer = appLayer({ store: diskLayer(dir, { settleMs: 0 }), config: { factsLimitUser: CAP } })
           const file = path.join(dir, "user.md")
           yield* addFact("user", "Uses vim").pipe(Effect.provide(layer))
           for (const bytes of edits) {
+            const before = yield* loadFacts("user").pipe(Effect.provide(layer))
             fs.writeFileSync(file, bytes)
-            const later = new Date(Date.now() + 10_000)
-            fs.utimesSync(file, later, later)
-            try {
-              new TextDecoder("utf-8", { fatal: true }).decode(bytes)
-            } catch {
-              invalidUtf8++
+            const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
+            if (acceptable(bytes)) {
+              adopted++
+              expect(loaded.state.entries).toEqual(canonicalEntries(parseEntries(strict.decode(bytes))))
+            } else {
+              refused++
+              expect(loaded.state.entries).toEqual(before.state.entries)
+              const event = loaded.recorded.flatMap((b) => b.events).find((e) => e._tag === "FactsEditRejected")
+              expect(event?._tag).toBe("FactsEditRejected")
+              if (event?._tag === "FactsEditRejected") expect(fs.readFileSync(path.join(dir, event.keptAs)).equals(bytes)).toBe(true)
             }
-            yield* loadFacts("user").pipe(Effect.provide(layer))
+            expect(fs.readFileSync(file, "utf8")).toBe(renderEntries(loaded.state.entries))
             const added = yield* Effect.either(addFact("user", "Deploys on Fridays are frozen").pipe(Effect.provide(layer)))
-            // only a decision may refuse (the scanner never refuses this text); storage never fails
-            expect(added._tag).toBe("Right")
+            // only a decision may refuse (the cap, with a big adopted edit); storage never fails
+            if (added._tag === "Left") expect(added.left._tag).toBe("CapExceeded")
           }
           const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
           const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user"))).pipe(Effect.provide(layer))
@@ -55,13 +73,13 @@ describe("a fact file hand-edited into any shape", () => {
           const replayed = foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events))
           expect(replayed.entries).toEqual(loaded.state.entries)
           expect(renderEntries(replayed.entries)).toBe(fs.readFileSync(file, "utf8"))
-          expect(loaded.state.entries).toContain("Deploys on Fridays are frozen")
         })
-        await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(NodeFiles)))
+        await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger))))
       }),
       { numRuns: 60 }
     )
-    // the generator must reach the interesting region: files that are not UTF-8 at all
-    expect(invalidUtf8).toBeGreaterThan(10)
+    // the generator must reach both regions: edits adopted, and edits refused (invalid UTF-8, NUL, the scanner, the cap)
+    expect(adopted).toBeGreaterThan(20)
+    expect(refused).toBeGreaterThan(20)
   })
 })

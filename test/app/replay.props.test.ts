@@ -1,5 +1,5 @@
 import { FileSystem } from "@effect/platform"
-import { Effect, FastCheck as fc } from "effect"
+import { Effect, FastCheck as fc, Logger } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
@@ -32,7 +32,8 @@ describe("journal replay (property b)", () => {
         const program = Effect.gen(function* () {
           const files = yield* FileSystem.FileSystem
           const dir = yield* files.makeTempDirectoryScoped({ prefix: "tmem-replay-" })
-          const layer = appLayer({ store: diskLayer(dir), config: { factsLimitUser: CAP } })
+          // saves here are complete at once: no settle interval needed
+          const layer = appLayer({ store: diskLayer(dir, { settleMs: 0 }), config: { factsLimitUser: CAP } })
           const file = path.join(dir, "user.md")
           for (const s of steps) {
             const entries = (yield* loadFacts("user").pipe(Effect.provide(layer))).state.entries
@@ -45,7 +46,7 @@ describe("journal replay (property b)", () => {
                   : s.kind === "remove"
                     ? removeFact("user", pickEntry(s.pick) ?? WORDS[s.pick % WORDS.length]!)
                     : Effect.sync(() => {
-                        // a person appends a line in their editor, any size: hand edits are not capped
+                        // a person appends a line in their editor, any size: an edit over the cap is refused and kept aside
                         handEdits++
                         fs.writeFileSync(file, `${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""}\n§\n${s.text}\n`)
                       })
@@ -62,7 +63,7 @@ describe("journal replay (property b)", () => {
           expect(usedBytes(loaded.state.entries)).toBe(utf8Bytes(projection))
           expect(batches[batches.length - 1]?.version ?? 0).toBe(loaded.version)
         })
-        await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(NodeFiles)))
+        await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger))))
       }),
       { numRuns: 40 }
     )

@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import lockfile from "proper-lockfile"
 import { foldEvents } from "../../domain/kernel/Decider.js"
-import { type Batch, batchCodec, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
+import { type Batch, batchCodec, isValidStreamName, type StreamCodec, type TextProjection } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { nowIso } from "../../app/clock.js"
@@ -21,13 +21,20 @@ export interface DiskOptions {
   readonly lockWaitMs?: number
   /** Crash-test hook: runs after the journal line is durable and before the projection is renamed into place. */
   readonly beforeProjectionRename?: (stream: string) => void
+  /** Race-test hook: runs under the lock right before the journal line is written. */
+  readonly beforeJournalAppend?: (stream: string) => void
+  /** How long a changed projection must have held still before it is adopted (an editor may be mid-save), in ms. */
+  readonly settleMs?: number
+  /** How long a write waits for a projection that is being saved to settle before it gives up, in ms. */
+  readonly settleWaitMs?: number
 }
 
 const JournalLine = Schema.Struct({
   version: Schema.Int,
   at: Schema.String,
   events: Schema.Array(Schema.Unknown),
-  projectionHash: Schema.optionalWith(Schema.String, { exact: true })
+  projectionHash: Schema.optionalWith(Schema.String, { exact: true }),
+  checksum: Schema.optionalWith(Schema.String, { exact: true })
 })
 type JournalLine = typeof JournalLine.Type
 const decodeLine = Schema.decodeUnknownEither(JournalLine)
@@ -37,6 +44,29 @@ const EMPTY_HASH = sha256("")
 const utf8 = new TextEncoder()
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 const lossyUtf8 = new TextDecoder("utf-8", { ignoreBOM: true })
+
+// The checksum is the line's last key: SHA-256 (hex) of the line's bytes with that key left out.
+const CHECKSUM_KEY = ',"checksum":"'
+const CHECKSUM_TAIL = /^,"checksum":"([0-9a-f]{64})"}$/
+const CHECKSUM_TAIL_BYTES = CHECKSUM_KEY.length + 64 + 2
+
+/** One journal line, newline included, with the checksum of its bytes as the last key. */
+const encodeLine = (line: JournalLine): Uint8Array => {
+  const json = JSON.stringify(line)
+  return utf8.encode(`${json.slice(0, -1)}${CHECKSUM_KEY}${sha256(json)}"}\n`)
+}
+
+/** Whether a line's checksum matches its bytes; lines written before checksums existed have none. */
+const checksumOf = (bytes: Uint8Array): "none" | "valid" | "invalid" => {
+  if (bytes.length < CHECKSUM_TAIL_BYTES + 2) return "none"
+  const end = bytes.length - CHECKSUM_TAIL_BYTES
+  const m = CHECKSUM_TAIL.exec(Buffer.from(bytes.buffer, bytes.byteOffset + end, CHECKSUM_TAIL_BYTES).toString("latin1"))
+  if (m === null) return "none"
+  return createHash("sha256").update(bytes.subarray(0, end)).update("}").digest("hex") === m[1] ? "valid" : "invalid"
+}
+
+/** Thrown when the projection is no longer the file the write was decided against (a person saved meanwhile). */
+class Moved extends Error {}
 
 /** The end of a journal: its last two complete batches, and where the last complete line ends. */
 interface Tail {
@@ -60,6 +90,18 @@ const mutexFor = (key: string) => {
   return m
 }
 
+/** The lines of `bytes` (split on LF, which never occurs inside a UTF-8 sequence), as views of it. */
+const splitLines = (bytes: Buffer): Array<Buffer> => {
+  const lines: Array<Buffer> = []
+  let start = 0
+  for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, start)) {
+    lines.push(bytes.subarray(start, nl))
+    start = nl + 1
+  }
+  lines.push(bytes.subarray(start))
+  return lines
+}
+
 /** Thrown inside the synchronous parts and turned into the typed error at their boundary. */
 class Failure extends Error {
   constructor(readonly error: StoreError) {
@@ -71,6 +113,8 @@ export const make = (options: DiskOptions) =>
   Effect.sync(() => {
     const dir = path.resolve(options.dir)
     const lockWaitMs = options.lockWaitMs ?? 30_000
+    const settleMs = options.settleMs ?? 100
+    const settleWaitMs = options.settleWaitMs ?? 2_000
 
     const journalPath = (stream: string) => path.join(dir, "journal", `${stream}.jsonl`)
     const projectionPath = (stream: string) => {
@@ -103,27 +147,38 @@ export const make = (options: DiskOptions) =>
         })
       )
 
-    const parseLine = (text: string): Either.Either<JournalLine, string> => {
+    /** A journal line's bytes as a batch: strictly UTF-8, checksum matching when present, JSON of the right shape. */
+    const parseLine = (bytes: Uint8Array): Either.Either<JournalLine, string> => {
+      let text: string
+      try {
+        text = strictUtf8.decode(bytes)
+      } catch {
+        return Either.left("not valid UTF-8")
+      }
+      const checksum = checksumOf(bytes)
+      if (checksum === "invalid") return Either.left("its checksum does not match its bytes")
       let json: unknown
       try {
         json = JSON.parse(text)
       } catch (e) {
         return Either.left(`invalid JSON: ${oneLine(e)}`)
       }
-      return Either.mapLeft(decodeLine(json), () => "not a batch: it needs version, at and events")
+      return Either.flatMap(
+        Either.mapLeft(decodeLine(json), () => "not a batch: it needs version, at and events"),
+        (line) => (line.checksum !== undefined && checksum === "none" ? Either.left("its checksum is not where a writer puts it") : Either.right(line))
+      )
     }
 
-    /** Every complete line of a journal with its number; the partial tail a crash may leave is not a line. */
-    const completeLines = (bytes: Uint8Array | undefined): Array<string> => {
+    /** Every complete line of a journal (bytes, no newline); the partial tail a crash may leave is not a line. */
+    const completeLines = (bytes: Buffer | undefined): Array<Buffer> => {
       if (bytes === undefined) return []
-      const text = lossyUtf8.decode(bytes)
-      const end = text.lastIndexOf("\n")
-      return end < 0 ? [] : text.slice(0, end).split("\n")
+      const end = bytes.lastIndexOf(10)
+      return end < 0 ? [] : splitLines(bytes.subarray(0, end))
     }
 
     /** Names the first damaged line exactly (the tail reader only sees the end). */
     const locateDamage = (stream: string, p: string): Failure => {
-      const lines = completeLines(io(stream, p, "read", () => Files.readOptional(p)))
+      const lines = completeLines(io(stream, p, "read", () => Files.readNoFollow(p)))
       for (const [i, l] of lines.entries()) {
         const r = parseLine(l)
         if (Either.isLeft(r)) return damaged(stream, p, i + 1, r.left)
@@ -136,7 +191,7 @@ export const make = (options: DiskOptions) =>
       io(stream, p, "read", () => {
         let fd: number
         try {
-          fd = fs.openSync(p, "r")
+          fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code === "ENOENT")
             return { exists: false, size: 0, complete: 0, last: undefined, prev: undefined, mtimeMs: 0 }
@@ -155,14 +210,14 @@ export const make = (options: DiskOptions) =>
               continue
             }
             const complete = lastNl < 0 ? 0 : start + lastNl + 1
-            const lines = lastNl < 0 ? [] : lossyUtf8.decode(buf.subarray(0, lastNl)).split("\n")
+            const lines = lastNl < 0 ? [] : splitLines(buf.subarray(0, lastNl))
             // The first piece of a chunk that starts mid-file may be a partial line: never trust it.
             const whole = start > 0 ? lines.slice(1) : lines
             if (whole.length < 2 && start > 0) {
               chunk = Math.min(size, chunk * 4)
               continue
             }
-            const parse = (t: string | undefined) => {
+            const parse = (t: Buffer | undefined) => {
               if (t === undefined) return undefined
               const r = parseLine(t)
               if (Either.isLeft(r)) throw locateDamage(stream, p)
@@ -180,7 +235,7 @@ export const make = (options: DiskOptions) =>
     /** Every complete batch of the journal, decoded and checked for a gapless version chain. */
     const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> => {
       const p = journalPath(stream)
-      const lines = completeLines(io(stream, p, "read", () => Files.readOptional(p)))
+      const lines = completeLines(io(stream, p, "read", () => Files.readNoFollow(p)))
       const decodeEvents = batchCodec(codec).decode
       const batches: Array<Batch<E>> = []
       let version = 0
@@ -280,7 +335,8 @@ export const make = (options: DiskOptions) =>
       const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
       let journal: Files.Pending
       try {
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+        if (target !== undefined) unmoved(stream, target)
+        journal = io(stream, jp, "append to", () => Files.appendTo(jp, encodeLine(line)))
       } catch (e) {
         if (temp !== undefined) {
           Files.closeQuietly(temp)
@@ -299,20 +355,17 @@ export const make = (options: DiskOptions) =>
           if (temp !== undefined) fs.rmSync(temp.path, { force: true })
           return yield* Effect.fail(storeError(stream, shown(jp), "sync", j.reason))
         }
-        yield* attempt(() => {
+        const warning = yield* attempt(() => {
           if (createdJournal) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
-          if (temp === undefined || target === undefined) return
+          if (temp === undefined || target === undefined) return undefined
           if (t.status === "rejected") {
             fs.rmSync(temp.path, { force: true })
-            return
+            return undefined
           }
           options.beforeProjectionRename?.(stream)
-          try {
-            fs.renameSync(temp.path, target)
-          } catch {
-            fs.rmSync(temp.path, { force: true })
-          }
+          return placeProjection(stream, temp.path, target, version)
         })
+        if (warning !== undefined) yield* Effect.logWarning(warning)
       })
       return { result: { state, batch: { version, at, events } }, finish }
     }
@@ -347,7 +400,7 @@ export const make = (options: DiskOptions) =>
       let journal: Files.Pending
       try {
         for (const [, target, content] of ordered) temps.push({ pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))), target })
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+        journal = io(stream, jp, "append to", () => Files.appendTo(jp, encodeLine(line)))
       } catch (e) {
         for (const t of temps) {
           Files.closeQuietly(t.pending)
@@ -380,8 +433,56 @@ export const make = (options: DiskOptions) =>
       return { result: { state, batch: { version, at, events } }, finish }
     }
 
+    /** Appends and projects; a projection that moved since the caller's reconcile turns into a conflict (re-decide). */
     const commit = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string) =>
-      Effect.flatMap(attempt(() => stage(stream, codec, stateBefore, versionBefore, events, at)), (s) => Effect.as(s.finish, s.result))
+      Effect.flatMap(
+        Effect.try({
+          try: () => stage(stream, codec, stateBefore, versionBefore, events, at),
+          catch: (e): StoreError | VersionConflict =>
+            e instanceof Moved
+              ? new VersionConflict({ stream, expected: versionBefore, actual: versionBefore })
+              : e instanceof Failure
+                ? e.error
+                : new StoreError({ stream, text: `memory: ${oneLine(e)}` })
+        }),
+        (s) => Effect.as(s.finish, s.result)
+      )
+
+    // The projection file each stream's last reconcile saw (undefined: none), under the lock: a write goes ahead
+    // only while the file is still that one, so a person's save is never overwritten unseen.
+    const seen = new Map<string, Files.Identity | undefined>()
+
+    /** Throws Moved when the projection is no longer the file the current decision was made on. */
+    const unmoved = (stream: string, target: string) => {
+      options.beforeJournalAppend?.(stream)
+      if (seen.has(stream) && !Files.sameIdentity(io(stream, target, "read", () => Files.identity(target)), seen.get(stream))) throw new Moved()
+    }
+
+    /**
+     * Renames a new projection into place unless a person saved the file since the load (between the durable
+     * journal append and now): their file then stays where it is and the next load records it as an edit.
+     */
+    const placeProjection = (stream: string, temp: string, target: string, version: number): string | undefined => {
+      const known = seen.has(stream)
+      const expected = seen.get(stream)
+      seen.delete(stream)
+      let r: Files.Replaced
+      try {
+        if (known) r = Files.replaceIf(temp, target, expected, asideName(target, "edited", version))
+        else {
+          fs.renameSync(temp, target)
+          r = { done: true }
+        }
+      } catch {
+        // the projection lags; the next load re-projects it from the journal
+        fs.rmSync(temp, { force: true })
+        return undefined
+      }
+      if (r.done) return undefined
+      return r.keptAside === undefined
+        ? `memory: ${rel(target)} was saved by another program while tmem wrote it; the save is left in place and will be recorded as an edit on the next load`
+        : `memory: ${rel(target)} was saved twice by another program while tmem wrote it; the earlier save is kept as ${rel(r.keptAside)}`
+    }
 
     /** Takes the stream's cross-process lock, waiting with jittered back-off up to lockWaitMs for another holder. */
     const acquireLock = (stream: string, jp: string) =>
@@ -431,20 +532,6 @@ export const make = (options: DiskOptions) =>
       )
     }
 
-    /** Text of a projection a person touched. Invalid UTF-8 is kept byte for byte in a backup beside it. */
-    const adoptText = (stream: string, target: string, bytes: Uint8Array, version: number) => {
-      try {
-        return { text: strictUtf8.decode(bytes), note: undefined as string | undefined }
-      } catch {
-        const backup = `${target}.invalid-utf8-v${version}`
-        io(stream, backup, "write", () => fs.writeFileSync(backup, bytes, { mode: 0o600 }))
-        return {
-          text: lossyUtf8.decode(bytes),
-          note: `${path.basename(target)} was not valid UTF-8; invalid bytes became U+FFFD, original kept in ${path.basename(backup)}`
-        }
-      }
-    }
-
     /** Moves a partial last line (a crash during append) aside and cuts the journal back to its last whole batch. */
     const cutTornTail = (stream: string, p: string, tail: Tail) =>
       io(stream, p, "repair", () => {
@@ -459,61 +546,189 @@ export const make = (options: DiskOptions) =>
         return `memory: ${rel(p)} ended in a partial batch (a crash during a write); ${tail.size - tail.complete} bytes moved to ${rel(p)}.torn`
       })
 
-    const removeStrayTemps = (target: string) => {
-      try {
-        const prefix = `.${path.basename(target)}.tmp-`
-        for (const n of fs.readdirSync(path.dirname(target))) if (n.startsWith(prefix)) fs.rmSync(path.join(path.dirname(target), n), { force: true })
-      } catch {
-        // best effort: a stray temp file is harmless
+    // Streams whose crash leftovers this store has dealt with (once per process and stream).
+    const swept = new Set<string>()
+    const DERIVED_TEMP_AGE_MS = 10 * 60_000
+
+    /**
+     * Counts (and with `remove`, removes) temp files a crashed writer left beside the stream's files. Removing
+     * happens under the stream's lock, so only temp files of that stream's own writers, which need the same lock,
+     * are candidates; derived files (the episode vectors) are written without a lock, so only theirs that are far
+     * older than any write can take count.
+     */
+    const leftovers = <S, E>(stream: string, codec: StreamCodec<S, E>, remove: boolean): number => {
+      const jp = journalPath(stream)
+      let found = Files.leftoverTemps(path.dirname(jp), (name) => name === path.basename(jp), remove)
+      const target = projectionPath(stream)
+      if (target !== undefined) found += Files.leftoverTemps(dir, (name) => name === path.basename(target), remove)
+      if (codec.files === undefined) return found
+      const manifest = codec.files.manifest
+      const factFiles = new Set(Object.values(PROJECTION_FILES))
+      return (
+        found +
+        Files.leftoverTemps(
+          dir,
+          (name, temp) => {
+            if (factFiles.has(name)) return false
+            if (name === manifest || name.endsWith(".md")) return true
+            return (Files.mtimeMs(temp) ?? Date.now()) < Date.now() - DERIVED_TEMP_AGE_MS
+          },
+          remove
+        )
+      )
+    }
+    const sweepLeftovers = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
+      if (swept.has(stream)) return
+      leftovers(stream, codec, true)
+      swept.add(stream)
+    }
+
+    /** What reconcile found when the projection is being saved right now: the journal's state, and when to look again. */
+    interface Unsettled<S, E> {
+      readonly unsettled: Loaded<S, E>
+      readonly retryInMs: number
+    }
+    type Reconciled<S, E> = Loaded<S, E> | { readonly staged: Staged<S, E> } | Unsettled<S, E>
+
+    // When each changed projection was first seen in its current form, for file systems whose clock is not ours.
+    const firstSeen = new Map<string, { readonly identity: Files.Identity; readonly at: number }>()
+
+    /** 0 when a changed file has held still for the settle interval (an editor is done saving), else ms to wait. */
+    const settlesIn = (target: string, snap: Files.Snapshot): number => {
+      if (!snap.steady) return settleMs
+      const now = Date.now()
+      const first = firstSeen.get(target)
+      if (first === undefined || !Files.sameIdentity(first.identity, snap.identity)) firstSeen.set(target, { identity: snap.identity, at: now })
+      const still = Math.max(now - Number(snap.identity.mtimeNs / 1_000_000n), first !== undefined && Files.sameIdentity(first.identity, snap.identity) ? now - first.at : 0)
+      if (still >= settleMs) {
+        firstSeen.delete(target)
+        return 0
       }
+      return Math.max(1, Math.ceil(settleMs - still))
+    }
+
+    /** Why a person's file cannot be adopted: too large to read, not UTF-8, or a write rule (cap, scanner, controls). */
+    const refusal = (text: TextProjection<unknown, unknown>, snap: Files.Snapshot): Either.Either<string, string> => {
+      if (snap.bytes === undefined) return Either.left(`it is ${snap.identity.size} bytes, far over the cap`)
+      const decoded = Either.try(() => strictUtf8.decode(snap.bytes!))
+      if (Either.isLeft(decoded)) return Either.left("it is not valid UTF-8")
+      const problem = text.problem(decoded.right)
+      return problem === undefined ? Either.right(decoded.right) : Either.left(problem)
+    }
+
+    /** A free name beside `target` for a file kept aside: `<name>.<kind>-v<version>`, then `.2`, `.3`… */
+    const asideName = (target: string, kind: string, version: number) => {
+      const base = `${target}.${kind}-v${version}`
+      for (let n = 1; ; n++) {
+        const candidate = n === 1 ? base : `${base}.${n}`
+        if (!fs.existsSync(candidate)) return candidate
+      }
+    }
+
+    /**
+     * A person's changed projection, under the lock: adopted once it has settled and obeys the write rules;
+     * refused (moved aside, recorded, the last valid state projected again) when it breaks them; left alone while
+     * it is still being saved.
+     */
+    const adoptOrRefuse = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      target: string,
+      snap: Files.Snapshot,
+      current: { readonly state: S; readonly version: number },
+      at: string,
+      warnings: Array<string>
+    ): Reconciled<S, E> => {
+      const text = codec.text!
+      const wait = settlesIn(target, snap)
+      if (wait > 0) return { unsettled: { ...current, recorded: [] }, retryInMs: wait }
+      const verdict = refusal(text as TextProjection<unknown, unknown>, snap)
+      if (Either.isRight(verdict)) {
+        if (current.version > 0) return { staged: stage(stream, codec, current.state, current.version, text.editedExternally(verdict.right, current.state, at, undefined), at) }
+        if (trimSpace(verdict.right) === "") return { ...current, recorded: [] }
+        return { staged: stage(stream, codec, current.state, 0, text.imported(verdict.right, at), at) }
+      }
+      const kept = asideName(target, "rejected", current.version + 1)
+      const moved = io(stream, target, "move", () => {
+        if (!Files.sameIdentity(Files.identity(target), snap.identity)) return false
+        fs.renameSync(target, kept)
+        return true
+      })
+      if (!moved) return { unsettled: { ...current, recorded: [] }, retryInMs: settleMs }
+      seen.set(stream, undefined)
+      const size = Number(snap.identity.size)
+      const name = path.basename(target)
+      warnings.push(
+        `memory: ${name} was edited outside tmem but not adopted (${verdict.left}); the memory keeps its last valid state and your file is kept as ${path.basename(kept)} — fix it and save it as ${name} again`
+      )
+      return { staged: stage(stream, codec, current.state, current.version, text.rejected(verdict.left, path.basename(kept), size, at), at) }
+    }
+
+    /**
+     * Writes a repaired projection in place, unless a person's file took its place meanwhile (then that is decided
+     * next: a write about to follow finds the file moved and re-decides).
+     */
+    const restoreProjection = (stream: string, target: string, content: string, expected: Files.Identity | undefined) =>
+      io(stream, target, "write", () => {
+        const done = Files.replaceIf(durableTemp(target, content), target, expected, asideName(target, "edited", 0)).done
+        if (done) seen.set(stream, Files.identity(target))
+        return done
+      })
+
+    /** A single-file projection under the lock: the cases of docs/ARCHITECTURE.md "Loading". */
+    const reconcileText = <S, E>(stream: string, codec: StreamCodec<S, E>, target: string, tail: Tail, at: string, warnings: Array<string>): Reconciled<S, E> => {
+      const text = codec.text!
+      const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
+      // what a write decided on this reconcile may replace; repairs below update it
+      seen.set(stream, snap?.identity)
+      const hash = snap?.bytes === undefined ? undefined : sha256(snap.bytes)
+      if (snap !== undefined && tail.last !== undefined && hash === tail.last.projectionHash) {
+        return { state: text.parse(strictUtf8.decode(snap.bytes!)), version: tail.last.version, recorded: [] }
+      }
+      const full = tail.last === undefined ? { state: codec.initialState, version: 0 } : foldAll(stream, codec)
+      if (snap === undefined) {
+        // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
+        if (tail.last !== undefined) restoreProjection(stream, target, text.render(full.state), undefined)
+        return { ...full, recorded: [] }
+      }
+      const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
+      // One batch behind and not touched since the journal was: a crash between append and rename.
+      if (tail.last !== undefined && hash === prevHash && snap.steady && Number(snap.identity.mtimeNs / 1_000_000n) <= tail.mtimeMs) {
+        if (restoreProjection(stream, target, text.render(full.state), snap.identity))
+          warnings.push(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
+        return { ...full, recorded: [] }
+      }
+      return adoptOrRefuse(stream, codec, target, snap, full, at, warnings)
     }
 
     /**
      * The stream's true state with the lock held, repairing whatever a crash or a person left behind: a partial
      * journal line, a projection one batch behind, a missing projection, a hand edit, or a directory with files but
-     * no journal (imported). Returns the staged write of any event it had to record, or the state as is.
+     * no journal (imported). Returns the staged write of any event it had to record, or the state as is; or, while a
+     * person's save is still in progress, the journal's state and when to look again.
      */
-    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string) =>
+    const reconcileOnce = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string) =>
       Effect.gen(function* () {
         const jp = journalPath(stream)
         const warnings: Array<string> = []
-        const outcome = yield* attempt((): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
+        const outcome = yield* attempt((): Reconciled<S, E> => {
+          sweepLeftovers(stream, codec)
           let tail = readTail(stream, jp)
-          if (tail.complete < tail.size) {
+          const torn = tail.complete < tail.size
+          if (torn) {
             warnings.push(cutTornTail(stream, jp, tail))
             tail = readTail(stream, jp)
           }
-          if (codec.files !== undefined) return reconcileFiles(stream, codec, tail, at, warnings)
+          if (codec.files !== undefined) return reconcileFiles(stream, codec, tail, at, warnings, torn)
           const target = projectionPath(stream)
-          const text = codec.text
-          if (target === undefined || text === undefined) return { ...foldAll(stream, codec), recorded: [] }
-          const bytes = io(stream, target, "read", () => Files.readOptional(target))
-          const hash = bytes === undefined ? undefined : sha256(bytes)
-          if (tail.last !== undefined && hash === tail.last.projectionHash)
-            return { state: text.parse(strictUtf8.decode(bytes!)), version: tail.last.version, recorded: [] }
-          removeStrayTemps(target)
-          if (tail.last === undefined) {
-            if (bytes === undefined) return { state: codec.initialState, version: 0, recorded: [] }
-            const adopted = adoptText(stream, target, bytes, 0)
-            if (trimSpace(adopted.text) === "") return { state: codec.initialState, version: 0, recorded: [] }
-            return { staged: stage(stream, codec, codec.initialState, 0, text.imported(adopted.text, at), at) }
+          if (target === undefined || codec.text === undefined) return { ...foldAll(stream, codec), recorded: [] }
+          try {
+            return reconcileText(stream, codec, target, tail, at, warnings)
+          } catch (e) {
+            // the file moved between reading it and recording what was read: look again shortly
+            if (e instanceof Moved) return { unsettled: { ...foldAll(stream, codec), recorded: [] }, retryInMs: settleMs }
+            throw e
           }
-          const full = foldAll(stream, codec)
-          if (bytes === undefined) {
-            // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
-            io(stream, target, "write", () => writeProjectionNow(target, text.render(full.state)))
-            return { ...full, recorded: [] }
-          }
-          const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
-          const mtime = io(stream, target, "read", () => Files.mtimeMs(target)) ?? 0
-          // One batch behind and not touched since the journal was: a crash between append and rename.
-          if (hash === prevHash && mtime <= tail.mtimeMs) {
-            io(stream, target, "write", () => writeProjectionNow(target, text.render(full.state)))
-            warnings.push(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
-            return { ...full, recorded: [] }
-          }
-          const adopted = adoptText(stream, target, bytes, tail.last.version)
-          return { staged: stage(stream, codec, full.state, full.version, text.editedExternally(adopted.text, full.state, at, adopted.note), at) }
         })
         for (const w of warnings) yield* Effect.logWarning(w)
         if ("staged" in outcome) {
@@ -525,16 +740,50 @@ export const make = (options: DiskOptions) =>
       })
 
     /**
+     * reconcileOnce, looking again while a person's save is in progress. A load waits about one settle interval,
+     * then leaves the file alone (the journal's state is returned, the next load decides). A write waits longer,
+     * bounded, since it must not decide against a file that is about to change; then it fails with a retryable
+     * error, having written nothing.
+     */
+    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean) =>
+      Effect.gen(function* () {
+        const deadline = Date.now() + (forWrite ? settleWaitMs : Math.min(settleWaitMs, 2 * settleMs))
+        for (;;) {
+          const outcome = yield* reconcileOnce(stream, codec, at)
+          if (!("unsettled" in outcome)) return outcome
+          if (Date.now() >= deadline) {
+            if (!forWrite) return outcome.unsettled
+            const name = projectionPath(stream) ?? stream
+            return yield* Effect.fail(
+              new StoreError({
+                stream,
+                text: `memory: ${rel(name)} is being saved by another program and did not settle within ${settleWaitMs} ms; nothing was written — retry once the save is done`
+              })
+            )
+          }
+          yield* Effect.sleep(Duration.millis(Math.min(outcome.retryInMs, Math.max(1, deadline - Date.now()))))
+        }
+      })
+
+    /**
      * A multi-file projection under the lock: adopt an odek directory found without a journal; otherwise the journal
      * decides, and a manifest that does not match it is rewritten — after a crash silently, after an outside edit
      * with the edited file kept beside it and a warning, since an edit of the index must never change trust.
      */
-    const reconcileFiles = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail, at: string, warnings: Array<string>): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
+    const reconcileFiles = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      tail: Tail,
+      at: string,
+      warnings: Array<string>,
+      torn: boolean
+    ): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
       const files = codec.files!
       const manifestPath = path.join(dir, files.manifest)
+      // files adopted from the directory (an import, a recovery) are read as they are: a link is not followed
       const read = (name: string) => {
         try {
-          const bytes = Files.readOptional(path.join(dir, name))
+          const bytes = Files.readNoFollow(path.join(dir, name))
           return bytes === undefined ? undefined : lossyUtf8.decode(bytes)
         } catch {
           return undefined
@@ -549,30 +798,43 @@ export const make = (options: DiskOptions) =>
       const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
       const hash = bytes === undefined ? undefined : sha256(bytes)
       if (hash === tail.last.projectionHash) return { ...full, recorded: [] }
-      removeStrayTemps(manifestPath)
       const mtime = io(stream, manifestPath, "read", () => Files.mtimeMs(manifestPath)) ?? 0
       const crash = bytes === undefined || (hash === tail.prev?.projectionHash && mtime <= tail.mtimeMs)
+      // A journal cut back to its last whole line lost a batch that the files may still show, as a fact file
+      // would: what they hold beyond the journal's state is adopted again, but never with more trust.
+      const recovered = torn && !crash ? (files.recovered?.(read, full.state, at) ?? []) : []
       if (!crash) {
-        const kept = `${manifestPath}.edited-v${full.version}`
+        const kept = asideName(manifestPath, "edited", full.version)
         io(stream, kept, "write", () => fs.writeFileSync(kept, bytes!, { mode: 0o600 }))
         warnings.push(
           `memory: ${rel(manifestPath)} was changed outside tmem; the journal decides which episodes exist and which are trusted, so it was rewritten (the edited file is kept as ${rel(kept)})`
         )
       } else if (bytes !== undefined) warnings.push(`memory: ${rel(manifestPath)} was behind its journal (a crash); re-projected`)
       reprojectFiles(stream, codec, full.state)
-      return { ...full, recorded: [] }
+      if (recovered.length === 0) return { ...full, recorded: [] }
+      warnings.push(`memory: ${rel(journalPath(stream))} had lost its last batch; what ${rel(manifestPath)} still showed of it was recorded again, untrusted until a person promotes it (tmem episodes list, then promote)`)
+      return { staged: stage(stream, codec, full.state, full.version, recovered, at) }
     }
 
     /** Repairs write the projection durably in one go; they are rare, so no parallel trick is needed. */
-    const writeProjectionNow = (target: string, text: string) => {
+    const writeProjectionNow = (target: string, text: string) => fs.renameSync(durableTemp(target, text), target)
+
+    /** A temp file beside `target` holding `text`, already durable. */
+    const durableTemp = (target: string, text: string) => {
       const temp = Files.writeTemp(target, utf8.encode(text))
       fs.fsyncSync(temp.fd)
       fs.closeSync(temp.fd)
-      fs.renameSync(temp.path, target)
+      return temp.path
     }
 
     /** Lock-free fast path: the projection's hash matches the journal's last batch, so the projection is the state. */
     const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
+      // the first load of a projected stream looks for what a crashed writer left behind; finding any, it takes the
+      // lock to remove it (a read-only directory with nothing to sweep stays readable without the lock)
+      if (!swept.has(stream) && (codec.files !== undefined || (codec.text !== undefined && projectionPath(stream) !== undefined))) {
+        if (leftovers(stream, codec, false) > 0) return undefined
+        swept.add(stream)
+      }
       if (codec.files !== undefined) {
         // nothing moved since the last verified load: not even the journal's tail needs reading (its last line can
         // be an import of thousands of episodes)
@@ -601,8 +863,9 @@ export const make = (options: DiskOptions) =>
       const target = projectionPath(stream)
       const text = codec.text
       if (target === undefined || text === undefined) return tail.exists ? { ...foldAll(stream, codec), recorded: [] } : { state: codec.initialState, version: 0, recorded: [] }
-      const bytes = io(stream, target, "read", () => Files.readOptional(target))
-      if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+      const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
+      if (tail.last === undefined) return snap === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+      const bytes = snap?.bytes
       if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
       const decoded = Either.try(() => strictUtf8.decode(bytes))
       return Either.isLeft(decoded) ? undefined : { state: text.parse(decoded.right), version: tail.last.version, recorded: [] }
@@ -623,7 +886,7 @@ export const make = (options: DiskOptions) =>
         Effect.gen(function* () {
           yield* checkStream(stream)
           const fast = yield* attempt(() => tryFastLoad(stream, codec))
-          const loaded = fast ?? (yield* withLock(stream, reconcile(stream, codec, yield* nowIso)))
+          const loaded = fast ?? (yield* withLock(stream, reconcile(stream, codec, yield* nowIso, false)))
           const earlier = takePending<E>(stream)
           return earlier.length === 0 ? loaded : { ...loaded, recorded: [...earlier, ...loaded.recorded] }
         }),
@@ -635,7 +898,7 @@ export const make = (options: DiskOptions) =>
           return yield* withLock(
             stream,
             Effect.gen(function* () {
-              const current = yield* reconcile(stream, codec, at)
+              const current = yield* reconcile(stream, codec, at, true)
               if (current.version !== expectedVersion) {
                 if (current.recorded.length > 0) pending.set(stream, [...(pending.get(stream) ?? []), ...current.recorded])
                 return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: current.version }))

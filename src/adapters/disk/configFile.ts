@@ -1,7 +1,16 @@
 import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
+import { lstatSync } from "node:fs"
 import { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import { oneLine } from "./errors.js"
+
+const isSymbolicLink = (path: string): boolean => {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
 
 /**
  * Reads and resolves a JSON config file. A path the user named must exist; the default location may be absent
@@ -11,6 +20,9 @@ export const loadConfigFile = (path: string | undefined, required: boolean, env:
   Effect.gen(function* () {
     if (path === undefined) return DEFAULT_CONFIG
     const fs = yield* FileSystem.FileSystem
+    // a link could point the settings (the model URL, its key) at any file: only the file itself is read
+    if (isSymbolicLink(path))
+      return yield* Effect.fail(new ConfigInvalid({ text: `config: ${path} is a symbolic link, which tmem does not follow; replace it with the file itself` }))
     // The default location is optional: absent (or unreachable, e.g. under a regular file) means defaults.
     if (!required && !(yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false)))) return DEFAULT_CONFIG
     const text = yield* fs.readFileString(path).pipe(

@@ -1,4 +1,5 @@
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { randomBytes } from "node:crypto"
 
@@ -67,9 +68,11 @@ export const writeTemp = (target: string, bytes: Uint8Array): Pending => {
   return { fd, path: tmp }
 }
 
-/** Appends bytes to `file` (created 0600 if absent). */
+const { O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = fs.constants
+
+/** Appends bytes to `file` (created 0600 if absent); a symbolic link is refused (ELOOP), never followed. */
 export const appendTo = (file: string, bytes: Uint8Array): Pending => {
-  const fd = fs.openSync(file, "a", 0o600)
+  const fd = fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600)
   try {
     writeAll(fd, bytes)
   } catch (e) {
@@ -109,4 +112,169 @@ export const fsyncDir = (dir: string) => {
   } finally {
     fs.closeSync(fd)
   }
+}
+
+/**
+ * Which file a path names, precisely enough to tell two saves apart: an atomic save is a new inode, an in-place
+ * save changes the size or the nanosecond mtime. (ctime is left out: the store's own renames change it.)
+ */
+export interface Identity {
+  readonly dev: bigint
+  readonly ino: bigint
+  readonly size: bigint
+  readonly mtimeNs: bigint
+}
+
+const identityOf = (s: fs.BigIntStats): Identity => ({ dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs })
+
+export const sameIdentity = (a: Identity | undefined, b: Identity | undefined): boolean =>
+  a === undefined || b === undefined ? a === b : a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs
+
+/** The identity of what `file` names now (the link itself, never its target), or undefined when absent. */
+export const identity = (file: string): Identity | undefined => {
+  try {
+    return identityOf(fs.lstatSync(file, { bigint: true }))
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw e
+  }
+}
+
+/** A file as read: its identity, its bytes unless it was larger than the limit, and whether it held still. */
+export interface Snapshot {
+  readonly identity: Identity
+  /** Undefined when the file was larger than the limit: it was not read at all. */
+  readonly bytes: Buffer | undefined
+  /** Size, mtime and inode were the same before and after the read: not caught in the middle of a save. */
+  readonly steady: boolean
+}
+
+/**
+ * Reads a regular file without following a symbolic link (ELOOP), sized by fstat first so a huge file is never
+ * read just to be refused. Undefined when absent.
+ */
+export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): Snapshot | undefined => {
+  let fd: number
+  try {
+    // non-blocking, so a FIFO put in the file's place cannot hang the open; it is then refused as not a file
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw e
+  }
+  try {
+    const stat = fs.fstatSync(fd, { bigint: true })
+    if (!stat.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EISDIR" })
+    const before = identityOf(stat)
+    if (stat.size > BigInt(maxBytes)) return { identity: before, bytes: undefined, steady: true }
+    // one byte more than the size, to notice a file that grows while it is read
+    const bytes = readRange(fd, 0, Number(stat.size) + 1)
+    const after = identityOf(fs.fstatSync(fd, { bigint: true }))
+    // a name renamed over meanwhile points at another file: compare what the name holds now, not only the open inode
+    const steady = sameIdentity(before, after) && sameIdentity(identity(file), after) && BigInt(bytes.length) === after.size
+    return { identity: before, bytes, steady }
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Bytes of a file that must not be a symbolic link, or undefined when it does not exist. */
+export const readNoFollow = (file: string): Buffer | undefined => readSnapshot(file)?.bytes
+
+// renameat2(RENAME_EXCHANGE) from fs-native-extensions (prebuilt for linux-x64), loaded lazily so a platform
+// without the binding still works, with a check-then-rename whose window is a few microseconds instead of none.
+const swapSync = ((): ((from: string, to: string) => void) | undefined => {
+  try {
+    const load = typeof require === "function" ? require : createRequire(import.meta.url)
+    const native = load("fs-native-extensions") as { swapSync?: (from: string, to: string) => void }
+    return native.swapSync
+  } catch {
+    return undefined
+  }
+})()
+
+/** What happened to a guarded replacement: done, or the target was not the expected file and was left alone. */
+export type Replaced = { readonly done: true } | { readonly done: false; readonly keptAside?: string }
+
+const removeQuietly = (file: string) => fs.rmSync(file, { force: true })
+
+/**
+ * Moves `temp` onto `target` only if `target` is still the file `expected` names (undefined: no file at all). A
+ * person's save that landed in between is never overwritten: with an atomic exchange the displaced file is
+ * inspected and, if it is not the expected one, swapped back. `aside` (a free name) is where an older save is
+ * kept when a newer one raced even the swap back.
+ */
+export const replaceIf = (temp: string, target: string, expected: Identity | undefined, aside: string): Replaced => {
+  if (expected === undefined) {
+    // a hard link never replaces an existing name, so a file created meanwhile is left alone
+    try {
+      fs.linkSync(temp, target)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== "EEXIST" && identity(target) === undefined) {
+        // a file system without hard links: check, then rename
+        fs.renameSync(temp, target)
+        return { done: true }
+      }
+      removeQuietly(temp)
+      return { done: false }
+    }
+    removeQuietly(temp)
+    return { done: true }
+  }
+  if (swapSync === undefined) {
+    if (!sameIdentity(identity(target), expected)) {
+      removeQuietly(temp)
+      return { done: false }
+    }
+    fs.renameSync(temp, target)
+    return { done: true }
+  }
+  const ours = identity(temp)
+  try {
+    swapSync(temp, target)
+  } catch (e) {
+    // the target went away meanwhile (deleted): nothing of a person's to protect, put the projection back
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync(temp)) return replaceIf(temp, target, undefined, aside)
+    removeQuietly(temp)
+    throw e
+  }
+  if (sameIdentity(identity(temp), expected)) {
+    removeQuietly(temp)
+    return { done: true }
+  }
+  swapSync(temp, target)
+  const back = identity(temp)
+  if (sameIdentity(back, ours)) {
+    removeQuietly(temp)
+    return { done: false }
+  }
+  // An in-place save opens the file by its name: if it wrote into the new projection while that was in place, the
+  // new file now holds the latest save, so it goes back to the name and the file it displaced is kept aside.
+  if (back !== undefined && ours !== undefined && back.dev === ours.dev && back.ino === ours.ino) swapSync(temp, target)
+  fs.renameSync(temp, aside)
+  return { done: false, keptAside: aside }
+}
+
+const TEMP_NAME = /^\.(.+)\.tmp-[0-9a-f]{16}$/
+
+/**
+ * The temp files in `dir` (`.<name>.tmp-<16 hex>`) for the names `owns` accepts; with `remove`, removes them.
+ * Removing is safe only under the owner's lock: another process's temp file is in flight until it lets go.
+ */
+export const leftoverTemps = (dir: string, owns: (name: string, temp: string) => boolean, remove: boolean): number => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return 0
+  }
+  let found = 0
+  for (const n of names) {
+    const m = TEMP_NAME.exec(n)
+    if (m === null || !owns(m[1]!, path.join(dir, n))) continue
+    if (remove) removeQuietly(path.join(dir, n))
+    found++
+  }
+  return found
 }

@@ -3,7 +3,10 @@ import type { StreamCodec } from "../kernel/Stream.js"
 import { EpisodeProvenance } from "../sessions/provenance.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
-import { type Episode, EpisodeEvent, type EpisodeStoreState, EpisodesImported, evolveEpisode, initialEpisodeStore, newestFirst } from "./store.js"
+import { type Episode, EpisodeEvent, EpisodeStored, type EpisodeStoreState, EpisodesImported, evolveEpisode, initialEpisodeStore, newestFirst } from "./store.js"
+
+/** The taint source of an episode re-adopted from index.json after the journal lost the batch that stored it. */
+export const RECOVERED_SOURCE = "recovered_from_index"
 
 /** The episode store's stream. */
 export const EPISODES_STREAM = "episodes"
@@ -100,6 +103,13 @@ export const episodeCodec: StreamCodec<EpisodeStoreState, EpisodeEvent> = {
     imported: (read, at) => {
       const episodes = parseOdekIndex(read)
       return episodes.length === 0 ? [] : [EpisodesImported.make({ episodes, at })]
+    },
+    // the index is a file an agent could write: what comes back from it waits for a person's review
+    recovered: (read, state, at) => {
+      const known = new Set(state.episodes.map((e) => e.sessionId))
+      return parseOdekIndex(read)
+        .filter((e) => !known.has(e.sessionId))
+        .map((e) => EpisodeStored.make({ episode: { ...e, provenance: { untrusted: true, sources: [...new Set([...(e.provenance.sources ?? []), RECOVERED_SOURCE])] } }, at }))
     }
   }
 }

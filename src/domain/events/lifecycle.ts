@@ -16,6 +16,7 @@ export type LifecycleType =
   | "facts_edited_externally"
   | "facts_rewritten"
   | "facts_reverted"
+  | "facts_edit_rejected"
   | "episode_stored"
   | "episode_deduped"
   | "episode_evicted"
@@ -46,6 +47,8 @@ export interface LifecycleEvent {
   readonly untrusted?: boolean
   /** For facts_reverted: the version that was undone. */
   readonly reverted?: number
+  /** For facts_edit_rejected: where the refused file was moved. */
+  readonly keptAs?: string
 }
 
 /** Lifecycle events of one appended fact batch, in event order. `version` is that of each event. */
@@ -90,7 +93,8 @@ export const factLifecycle = (stream: string, batch: Batch<FactEvent>): Readonly
         count: e.previous.length,
         newCount: e.entries.length,
         reverted: e.reverted
-      })
+      }),
+      FactsEditRejected: (e) => ({ ...base, type: "facts_edit_rejected" as const, content: e.reason, keptAs: e.keptAs })
     })
   })
 }
@@ -149,6 +153,8 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `🧠 ✎ memory[${t}] rewritten (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
     case "facts_reverted":
       return `🧠 ↶ memory[${t}] reverted version ${e.reverted ?? 0} (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
+    case "facts_edit_rejected":
+      return `🧠 ✗ memory[${t}] hand edit not adopted: ${cut(e.content)} (kept as ${e.keptAs ?? "?"})`
     case "episode_stored":
       return `💾 episode stored: ${e.sessionId ?? ""} ${cut(e.content)}`
     case "episode_deduped":

@@ -43,19 +43,23 @@ export const usedBytes = (entries: ReadonlyArray<string>): number => {
 const FORBIDDEN_CONTROL = /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u
 const LONE_SURROGATE = /\p{Surrogate}/u
 
+/** The characters no entry may hold (NUL, C0/C1 controls but tab, LF and CR, a lone surrogate), or undefined. */
+export const characterProblem = (text: string): string | undefined => {
+  if (text.includes("\u0000")) return "content contains a NUL byte"
+  if (LONE_SURROGATE.test(text)) return "content is not valid UTF-8 (unpaired surrogate)"
+  const control = FORBIDDEN_CONTROL.exec(text)
+  if (control === null) return undefined
+  return `content contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+}
+
 /**
  * Why `text` (already trimmed) cannot be stored as one entry, or undefined. The separator rules keep the codec
  * lossless: an entry holding the separator, or ending in `\n§` (which fuses with the next separator), would come
  * back as different entries.
  */
 export const entryProblem = (text: string): string | undefined => {
-  if (text.includes("\u0000")) return "content contains a NUL byte; remove it and retry"
-  if (LONE_SURROGATE.test(text)) return "content is not valid UTF-8 (unpaired surrogate); re-encode it and retry"
-  const control = FORBIDDEN_CONTROL.exec(text)
-  if (control) {
-    const cp = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")
-    return `content contains control character U+${cp}; remove it and retry`
-  }
+  const characters = characterProblem(text)
+  if (characters !== undefined) return `${characters}; ${LONE_SURROGATE.test(text) ? "re-encode" : "remove"} it and retry`
   if (text.includes(SEPARATOR)) return `entry must not contain the entry separator ${goQuote(SEPARATOR)}`
   if (text.startsWith("§\n") || text.endsWith("\n§"))
     return `entry must not start with ${goQuote("§\n")} or end with ${goQuote("\n§")}: beside another entry it reads as a separator`

@@ -4,6 +4,7 @@ import { rejectionMessage, scanForWrite } from "../scan/index.js"
 import { goQuote, preview, trimSpace, utf8Bytes } from "../text/utf8.js"
 import {
   canonicalEntries,
+  characterProblem,
   entryIndex,
   entryProblem,
   EVICTION_GUIDANCE,
@@ -107,6 +108,21 @@ const validate = (text: string): Either.Either<string, InvalidContent | ContentR
   if (finding !== undefined)
     return Either.left(new ContentRejected({ code: finding.code, label: finding.label, text: rejectionMessage(finding) }))
   return Either.right(text)
+}
+
+/**
+ * Why a person's hand edit cannot be adopted, or undefined: it obeys the rules of any write (DESIGN §7) — no NUL or
+ * control characters, nothing the scanner refuses, the cap. The separator rules are not applied: the entries were
+ * parsed from the file, and canonicalEntries settles what they leave open.
+ */
+export const handEditProblem = (entries: ReadonlyArray<string>, cap: number): string | undefined => {
+  for (const [i, entry] of entries.entries()) {
+    const finding = scanForWrite(entry)
+    const problem = characterProblem(entry) ?? (finding === undefined ? undefined : rejectionMessage(finding).replace(/^memory: /, ""))
+    if (problem !== undefined) return `entry [${i + 1}]: ${problem}`
+  }
+  const used = usedBytes(canonicalEntries(entries))
+  return used > cap ? `its entries take ${used} bytes, over the cap of ${cap}` : undefined
 }
 
 const addCapError = (target: Target, cap: number, entries: ReadonlyArray<string>, incoming: string) =>
@@ -366,7 +382,9 @@ export const evolveFact = (state: FactFileState, event: FactEvent): FactFileStat
     FactsEditedExternally: (e) => ({ entries: canonicalEntries(e.entries) }),
     FactsRewritten: (e) => ({ entries: canonicalEntries(e.entries) }),
     FactsConsolidated: (e) => ({ entries: canonicalEntries(e.entries) }),
-    FactsReverted: (e) => ({ entries: canonicalEntries(e.entries) })
+    FactsReverted: (e) => ({ entries: canonicalEntries(e.entries) }),
+    // a refused hand edit never changes the entries: the memory keeps its last valid state
+    FactsEditRejected: () => state
   })
 
 export const factFileDecider = (

@@ -53,6 +53,17 @@ export const FactsEditedExternally = Schema.TaggedStruct("FactsEditedExternally"
   note: Schema.optionalWith(Schema.String, { exact: true }),
   at: Instant
 })
+/**
+ * A person's edit of the file broke a write rule (cap, scanner, control characters, invalid UTF-8), so it was
+ * not adopted: the file was moved to `keptAs` (beside the projection) and the entries stay as they were.
+ */
+export const FactsEditRejected = Schema.TaggedStruct("FactsEditRejected", {
+  target: Target,
+  reason: Schema.String,
+  keptAs: Schema.String,
+  bytes: Schema.Number,
+  at: Instant
+})
 /** The whole file rewritten through `tmem facts edit`, after validation. */
 export const FactsRewritten = Schema.TaggedStruct("FactsRewritten", {
   target: Target,
@@ -94,7 +105,8 @@ export const FactEvent = Schema.Union(
   FactsEditedExternally,
   FactsRewritten,
   FactsConsolidated,
-  FactsReverted
+  FactsReverted,
+  FactsEditRejected
 )
 export type FactEvent = typeof FactEvent.Type
 

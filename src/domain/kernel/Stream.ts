@@ -29,6 +29,12 @@ export interface FilesProjection<S, E> {
    * directory's files (undefined when absent or unreadable), or none when there is nothing to adopt.
    */
   readonly imported: (read: (file: string) => string | undefined, at: string) => ReadonlyArray<E>
+  /**
+   * Events re-adopting what the files hold beyond `state`, used when the journal lost its last line (cut back
+   * after a truncation) while the files had already been written from it. They must never grant more trust than
+   * the files could earn on their own.
+   */
+  readonly recovered?: (read: (file: string) => string | undefined, state: S, at: string) => ReadonlyArray<E>
 }
 
 /**
@@ -40,8 +46,14 @@ export interface TextProjection<S, E> {
   readonly parse: (text: string) => S
   /** Events that adopt a projection found without any history (an existing odek directory). */
   readonly imported: (text: string, at: string) => ReadonlyArray<E>
-  /** Events that record a projection a person changed behind the store's back. Never refuses: the edit is kept. */
+  /** Events that record a projection a person changed behind the store's back (once `problem` found none). */
   readonly editedExternally: (text: string, state: S, at: string, note: string | undefined) => ReadonlyArray<E>
+  /** Why a person's text breaks the rules every write obeys (so it must not be adopted), or undefined. */
+  readonly problem: (text: string) => string | undefined
+  /** The largest file that could pass `problem`; a store refuses a larger one without reading it. */
+  readonly maxBytes: number
+  /** Events (at least one) that record a refused edit, kept by the store at `keptAs` (`bytes` long); the state must not change. */
+  readonly rejected: (reason: string, keptAs: string, bytes: number, at: string) => ReadonlyArray<E>
 }
 
 /** One appended batch; `version` counts events in the stream up to and including this batch. */
