@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import lockfile from "proper-lockfile"
 import { foldEvents } from "../../domain/kernel/Decider.js"
-import { type Batch, batchCodec, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
+import { type Batch, batchCodec, foldStream, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { nowIso } from "../../app/clock.js"
@@ -200,7 +200,7 @@ export const make = (options: DiskOptions) =>
     const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
       const batches = readAll(stream, codec)
       return {
-        state: foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events)),
+        state: foldStream(codec, codec.initialState, batches.flatMap((b) => b.events)),
         version: batches.length === 0 ? 0 : batches[batches.length - 1]!.version
       }
     }
