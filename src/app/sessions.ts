@@ -78,6 +78,22 @@ export const recordMessage = Effect.fn("recordMessage")(function* (sessionId: st
   })
 })
 
+/**
+ * How far a recorded session got: the messages recorded so far (in order, trimming aside), whether its history
+ * was trimmed, whether it ended, and whether its session-end work is still owed. An ingest cut short resumes here.
+ */
+export const sessionProgress = Effect.fn("sessionProgress")(function* (sessionId: string) {
+  const stream = yield* streamOf(sessionId)
+  const batches = yield* (yield* EventStore).read(stream, sessionCodec)
+  const events = batches.flatMap((b) => b.events)
+  return {
+    recorded: events.flatMap((e) => (e._tag === "MessageRecorded" ? [e.message] : [])),
+    trimmed: events.some((e) => e._tag === "HistoryTrimmed"),
+    ended: events.some((e) => e._tag === "SessionEnded"),
+    owed: (yield* pendingExtractions()).includes(sessionId)
+  }
+})
+
 /** The session's Tier 2 lines, oldest first, for the prompt block (`freezeMemoryBlock()(lines)`). */
 export const sessionBuffer = Effect.fn("sessionBuffer")(function* (sessionId: string) {
   return (yield* loadSession(sessionId)).state.buffer
