@@ -217,8 +217,11 @@ const beginSessionEnd = (sessionId: string) =>
     const current = yield* loadSession(sessionId)
     if (current.state.ended) return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
     if (skipReason(yield* Settings, current.state) === undefined) yield* markExtractionPending(sessionId)
-    return yield* executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
+    return yield* closeSession(sessionId)
   })
+
+/** Records the end of the session (no more messages); returns its final state. */
+const closeSession = (sessionId: string) => executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
 
 /** The session-end work of an ended session: extraction (settling what it owed), then consolidation of both fact files. */
 const finishSessionEnd = (sessionId: string, session: SessionState, zone: TrustZone) =>
@@ -252,7 +255,7 @@ export const onSessionEnd = Effect.fn("onSessionEnd")(function* (sessionId: stri
  */
 export const resumeSessionEnd = Effect.fn("resumeSessionEnd")(function* (sessionId: string, zone: TrustZone) {
   const loaded = yield* loadSession(sessionId)
-  const session = loaded.state.ended ? loaded.state : yield* executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
+  const session = loaded.state.ended ? loaded.state : yield* closeSession(sessionId)
   return yield* finishSessionEnd(sessionId, session, zone)
 })
 

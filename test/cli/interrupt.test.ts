@@ -3,6 +3,11 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
+import { ManagedRuntime } from "effect"
+import { liveLayer } from "../../src/adapters/live.js"
+import { recordMessage } from "../../src/app/sessions.js"
+import { DEFAULT_CONFIG } from "../../src/domain/config/MemoryConfig.js"
+import type { ChatMessage } from "../../src/domain/sessions/message.js"
 import { BIN, tempDirs, tmem } from "../support/cli.js"
 
 const { fresh } = tempDirs(afterAll)
@@ -89,5 +94,27 @@ describe("Ctrl-C and SIGTERM while the model answers", () => {
     expect(cut).toMatchObject({ code: 143, stdout: "" })
     expect(cut.stderr).toMatch(/^tmem: interrupted by SIGTERM; [^\n]*\n$/)
     expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe(before)
+  })
+
+  it("session ingest cut while recording messages continues from the first message not yet recorded", async () => {
+    const dir = fresh()
+    const file = path.join(dir, "t.json")
+    const t = transcript(dir)
+    fs.writeFileSync(file, JSON.stringify(t))
+    // what an ingest killed after its third message leaves behind
+    const rt = ManagedRuntime.make(liveLayer({ dir, config: DEFAULT_CONFIG }))
+    const zone = { cwd: dir, roots: [dir], realpath: (p: string) => p }
+    for (const m of t.messages.slice(0, 3)) await rt.runPromise(recordMessage("s-cut", m as ChatMessage, zone))
+    await rt.dispose()
+    expect(await tmem(["--dir", dir, "session", "ingest", file])).toMatchObject({
+      code: 0,
+      stdout: "session s-cut: 6 messages; episode stored (extractive summary, no LLM; trusted)\n"
+    })
+    const journal = fs.readFileSync(path.join(dir, "journal", "session", "s-cut.jsonl"), "utf8")
+    expect(journal.match(/"MessageRecorded"/g)).toHaveLength(6)
+    // a different transcript under the same id is not mixed in
+    const other = { ...t, session_id: "s-cut", messages: [{ role: "user", content: "Something else entirely." }, ...t.messages] }
+    fs.writeFileSync(file, JSON.stringify(other))
+    expect((await tmem(["--dir", dir, "session", "ingest", file])).stderr).toBe('tmem: session "s-cut" was already ingested; give the transcript a new session_id\n')
   })
 })
