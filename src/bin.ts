@@ -4,6 +4,7 @@ import { defaultTeardown } from "@effect/platform/Runtime"
 import { Cause, Effect, Exit } from "effect"
 import { runCli } from "./adapters/cli/cli.js"
 import { cliLogger } from "./adapters/cli/logger.js"
+import { stopsOnSignal } from "./adapters/cli/signals.js"
 
 // The runtime interrupts the command on SIGINT/SIGTERM; this remembers which signal it was, so the exit says so
 // (128 + the signal number, as shells report it). Once: a second Ctrl-C gets Node's default and ends at once.
@@ -19,7 +20,7 @@ runCli(process.argv).pipe(
     disableErrorReporting: true,
     disablePrettyLogger: true,
     teardown: (exit, onExit) => {
-      if (received !== undefined && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
+      if (received !== undefined && !stopsOnSignal() && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
         process.stderr.write(`tmem: interrupted by ${received}; finished writes are kept, unfinished work was not applied (run the command again to finish it)\n`)
         return onExit(EXIT_CODES[received])
       }

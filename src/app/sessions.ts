@@ -209,14 +209,16 @@ export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* 
 })
 
 /**
- * Ends a session. Its session-end work is first recorded as owed (when extraction would run), so an interruption
- * between here and the episode (Ctrl-C, a closing memory, a crash) leaves it pending instead of lost.
+ * Ends a session. When a model will be asked, its session-end work is first recorded as owed, so an interruption
+ * while the model answers (Ctrl-C, a closing memory, a crash) leaves it pending instead of lost. Without a model the
+ * end is local and immediate (the extractive summary), so it records nothing extra.
  */
 const beginSessionEnd = (sessionId: string) =>
   Effect.gen(function* () {
     const current = yield* loadSession(sessionId)
     if (current.state.ended) return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
-    if (skipReason(yield* Settings, current.state) === undefined) yield* markExtractionPending(sessionId)
+    const asksModel = (yield* Llm).info.available && skipReason(yield* Settings, current.state) === undefined
+    if (asksModel) yield* markExtractionPending(sessionId)
     return yield* closeSession(sessionId)
   })
 

@@ -100,8 +100,11 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
     const failure = Cause.failureOption(exit.cause)
     throw failure._tag === "Some" ? failure.value : Cause.squash(exit.cause)
   }
-  // session-end work an earlier process was cut off from (Ctrl-C, close, crash) is finished in the background
-  await run(resumePendingSessions(zone))
+  // session-end work an earlier process was cut off from (Ctrl-C, close, crash) is finished in the background; a
+  // damaged episodes journal must not keep the rest of the memory from opening (its own calls will say what is wrong)
+  await run(
+    resumePendingSessions(zone).pipe(Effect.catchAll((e) => Effect.logWarning(`memory: owed session-end work not resumed: ${e.message}`)))
+  )
   return {
     tool: (args) => {
       if (typeof args !== "string") return run(dispatchMemoryTool(args))
