@@ -3,6 +3,7 @@
 import { runColdStartBench } from "./coldStart.js"
 import { runConsolidationBench } from "./consolidation.js"
 import { runDurableAddBench } from "./durableAdd.js"
+import { runEpisodesFoldBench } from "./episodesFold.js"
 import { runHttpBench } from "./http.js"
 import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
@@ -14,3 +15,4 @@ console.log(await runRpBench())
 console.log(await runConsolidationBench())
 console.log(await runHttpBench())
 console.log(await runRecallBench())
+console.log(await runEpisodesFoldBench())

@@ -29,14 +29,26 @@ export {
   makeCapConsolidationLayer,
   type ConsolidationOutcome
 } from "./app/consolidation.js"
-export { EMBED_BACKOFF, withBackoff } from "./app/embedBackoff.js"
+export { EMBED_BACKOFF, EmbedBackoff, withBackoff } from "./app/embedBackoff.js"
 export { lifecycleHistory, type Cursor } from "./app/events.js"
 export { revertFacts, revertible } from "./app/revert.js"
 export { Background } from "./app/Background.js"
 export { EpisodeIndex } from "./app/EpisodeIndex.js"
-export { discardEpisode, findEpisode, listEpisodes, promoteEpisode, pruneEpisodes, storeEpisode } from "./app/episodes.js"
+export { discardEpisode, findEpisode, listEpisodes, pendingExtractions, promoteEpisode, pruneEpisodes, storeEpisode } from "./app/episodes.js"
 export { recallContext, searchEpisodes } from "./app/recall.js"
-export { endSession, endUnrecordedSession, extractSession, loadSession, onSessionEnd, recordMessage, sessionBuffer, trimHistory, type ExtractionOutcome } from "./app/sessions.js"
+export {
+  endSession,
+  endUnrecordedSession,
+  extractSession,
+  loadSession,
+  onSessionEnd,
+  recordMessage,
+  resumePendingSessions,
+  resumeSessionEnd,
+  sessionBuffer,
+  trimHistory,
+  type ExtractionOutcome
+} from "./app/sessions.js"
 export type { ChatMessage, ToolCall, TrustZone } from "./domain/sessions/message.js"
 export { deriveSessionProvenance, episodeTaintSources, type EpisodeProvenance, isPendingReview, isRecallable, toolEffect } from "./domain/sessions/provenance.js"
 export * as DiskDerivedFiles from "./adapters/disk/DiskDerivedFiles.js"

@@ -1,8 +1,8 @@
-import { Effect, Layer } from "effect"
+import { type Duration, Effect, Layer } from "effect"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
-import { Background } from "../app/Background.js"
+import { Background, BACKGROUND_DRAIN } from "../app/Background.js"
 import { EpisodeIndex } from "../app/EpisodeIndex.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
@@ -25,6 +25,8 @@ export interface LiveOptions {
   readonly lockWaitMs?: number
   /** Who approves mutating tool calls; default: every call goes ahead. */
   readonly approval?: Layer.Layer<Approval>
+  /** How long closing waits for background work before interrupting it (default 15 s, spec episodes §3.1.4). */
+  readonly backgroundDrain?: Duration.DurationInput
 }
 
 // The HTTP adapters (and undici behind them) load only when configured: the default start stays small and
@@ -43,7 +45,7 @@ const llmFor = (config: MemoryConfig) =>
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) =>
-  Layer.mergeAll(capConsolidationLayer, Background.layer, EpisodeIndex.layer.pipe(Layer.provide(DiskDerivedFiles.layer({ dir: options.dir })))).pipe(
+  Layer.mergeAll(capConsolidationLayer, Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN), EpisodeIndex.layer.pipe(Layer.provide(DiskDerivedFiles.layer({ dir: options.dir })))).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(

@@ -6,7 +6,8 @@ export const BACKGROUND_DRAIN = Duration.seconds(15)
 /**
  * Work that outlives the call that started it (spec episodes §3.1): session-end extraction runs without the agent
  * loop waiting for the model; closing the memory waits for it, at most 15 s, then interrupts what is left (which
- * has written nothing half-way: each write is one atomic append).
+ * has written nothing half-way: each write is one atomic append; session-end work was recorded as owed and is
+ * finished on the next open).
  */
 export class Background extends Context.Tag("tmem/Background")<
   Background,
@@ -16,15 +17,21 @@ export class Background extends Context.Tag("tmem/Background")<
     readonly drain: (timeout: Duration.DurationInput) => Effect.Effect<boolean>
   }
 >() {
-  static readonly layer = Layer.scoped(
-    Background,
-    Effect.gen(function* () {
-      const fibers = yield* FiberSet.make<void, never>()
-      const drain = (timeout: Duration.DurationInput) =>
-        FiberSet.awaitEmpty(fibers).pipe(Effect.timeoutOption(timeout), Effect.map(Option.isSome))
-      // added after the set, so it runs first on close: wait, then the set interrupts whatever is left
-      yield* Effect.addFinalizer(() => drain(BACKGROUND_DRAIN))
-      return Background.of({ run: (work) => Effect.asVoid(FiberSet.run(fibers, work)), drain })
-    })
-  )
+  /** Closing waits `drain` for the work, then interrupts what is left (work that records itself as owed resumes later). */
+  static readonly layerWith = (drain: Duration.DurationInput) =>
+    Layer.scoped(
+      Background,
+      Effect.gen(function* () {
+        const fibers = yield* FiberSet.make<void, never>()
+        // interruptible even inside a finalizer (which runs uninterruptibly): otherwise the timeout cannot cut the
+        // wait short and closing waits as long as the slowest work, a hung model's whole request timeout
+        const wait = (timeout: Duration.DurationInput) =>
+          FiberSet.awaitEmpty(fibers).pipe(Effect.interruptible, Effect.timeoutOption(timeout), Effect.map(Option.isSome))
+        // added after the set, so it runs first on close: wait, then the set interrupts whatever is left
+        yield* Effect.addFinalizer(() => wait(drain))
+        return Background.of({ run: (work) => Effect.asVoid(FiberSet.run(fibers, work)), drain: wait })
+      })
+    )
+
+  static readonly layer = Background.layerWith(BACKGROUND_DRAIN)
 }

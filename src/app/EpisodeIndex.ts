@@ -5,7 +5,7 @@ import type { Episode } from "../domain/episodes/store.js"
 import { DerivedFiles } from "../ports/DerivedFiles.js"
 import { type EmbedFailed, Embedder, fitted } from "../ports/Embedder.js"
 import { decodeVectors, encodeVectors } from "../domain/episodes/vectorsFile.js"
-import { EMBED_BACKOFF } from "./embedBackoff.js"
+import { EMBED_BACKOFF, EmbedBackoff } from "./embedBackoff.js"
 
 // Stores hand back the same state object while their stream is unchanged, so the fingerprint is computed once per state.
 const fingerprints = new WeakMap<ReadonlyArray<Episode>, string>()
@@ -62,6 +62,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
     Effect.gen(function* () {
       const embedder = yield* Embedder
       const files = yield* DerivedFiles
+      const embedBackoff = yield* Effect.serviceOption(EmbedBackoff)
       const state = yield* Ref.make<IndexState>({ built: undefined, failedAt: undefined, failedFor: undefined, rebuilding: false })
       const backoffMs = Duration.toMillis(EMBED_BACKOFF)
 
@@ -110,12 +111,14 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         Effect.gen(function* () {
           const fingerprint = fingerprintOf(episodes)
           const now = yield* Clock.currentTimeMillis
-          const start = yield* Ref.modify(state, (s): [boolean, IndexState] => {
-            if (s.built?.fingerprint === fingerprint) return [false, s]
-            if (s.rebuilding || (s.failedAt !== undefined && s.failedFor === fingerprint && now - s.failedAt < backoffMs)) return [false, s]
-            return [true, { ...s, rebuilding: true }]
+          const [start, failedFor] = yield* Ref.modify(state, (s): [readonly [boolean, string | undefined], IndexState] => {
+            if (s.built?.fingerprint === fingerprint) return [[false, s.failedFor], s]
+            if (s.rebuilding || (s.failedAt !== undefined && s.failedFor === fingerprint && now - s.failedAt < backoffMs)) return [[false, s.failedFor], s]
+            return [[true, s.failedFor], { ...s, rebuilding: true }]
           })
           if (!start) return (yield* Ref.get(state)).built
+          // new episodes since the last failure end the embedder's own back-off too (spec embedding §9.1, markDirty)
+          if (failedFor !== fingerprint && Option.isSome(embedBackoff)) yield* embedBackoff.value.clear
           return yield* Effect.onInterrupt(
             claimed(episodes, fingerprint),
             // interrupted (the memory closing): release the single-flight flag, keep the index as it was

@@ -178,7 +178,8 @@ export const makeCapConsolidationLayer = (options: { readonly cooldown?: Duratio
               ? [false, s.pending.includes(t) ? s : { ...s, pending: [...s.pending, t] }]
               : [true, { ...s, running: true }]
           )
-          if (start) yield* Effect.flatMap(Effect.forkIn(work(t), workers), (f) => Ref.set(current, f))
+          // the pass itself stays interruptible (a fork inherits this region's status), so closing can cut a hung model short
+          if (start) yield* Effect.flatMap(Effect.forkIn(Effect.interruptible(work(t)), workers), (f) => Ref.set(current, f))
         }).pipe(Effect.uninterruptible)
 
       const drain = (timeout: Duration.DurationInput) =>
@@ -188,7 +189,8 @@ export const makeCapConsolidationLayer = (options: { readonly cooldown?: Duratio
             if (fiber !== undefined) yield* Fiber.await(fiber)
             yield* Effect.yieldNow()
           }
-        }).pipe(Effect.timeoutOption(timeout), Effect.asVoid)
+          // interruptible inside the closing finalizer too, or the timeout could not end a wait on a hung model
+        }).pipe(Effect.interruptible, Effect.timeoutOption(timeout), Effect.asVoid)
 
       yield* Effect.addFinalizer(() => drain(options.drainTimeout ?? DRAIN_TIMEOUT))
       return CapConsolidation.of({ crossed, drain })

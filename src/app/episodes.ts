@@ -112,6 +112,21 @@ export const pruneEpisodes = Effect.fn("pruneEpisodes")(function* () {
   return r.events.flatMap((e) => (e._tag === "EpisodesEvicted" ? e.sessionIds : []))
 })
 
+/** Records that a session's session-end work is owed, before the model is asked (see `ExtractionPending`). */
+export const markExtractionPending = Effect.fn("markExtractionPending")(function* (sessionId: string) {
+  yield* simple((at) => ({ _tag: "MarkExtractionPending", sessionId, at }))
+})
+
+/** Completes owed session-end work that ended without an episode (an episode completes it by itself). */
+export const settleExtraction = Effect.fn("settleExtraction")(function* (sessionId: string, outcome: string) {
+  yield* simple((at) => ({ _tag: "SettleExtraction", sessionId, outcome, at }))
+})
+
+/** Sessions whose session-end work is owed, oldest first. */
+export const pendingExtractions = Effect.fn("pendingExtractions")(function* () {
+  return (yield* loadEpisodes()).state.pending ?? []
+})
+
 /** Episodes newest first: pending review only (the review queue), or all of them with their trust. */
 export const listEpisodes = Effect.fn("listEpisodes")(function* (options: { readonly all: boolean }) {
   const { state } = yield* loadEpisodes()

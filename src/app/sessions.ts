@@ -1,7 +1,9 @@
 import { DateTime, Effect, Either, Option, Schema } from "effect"
 import { conflictRetry } from "./retry.js"
 import { combinedRequest, episodeRequest, factCandidates, factsRequest, parseCombinedReply, parseFactsReply, type RawFact } from "../domain/episodes/prompts.js"
+import { validSessionId } from "../domain/episodes/sessionId.js"
 import { GUARD_SOURCE, type SummarySource } from "../domain/episodes/store.js"
+import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { extractiveSummary, isDecline, looksLikeEpisode } from "../domain/episodes/summary.js"
 import { buildExtractionTranscript } from "../domain/episodes/transcript.js"
 import type { LlmRequestText } from "../domain/llm/prompts.js"
@@ -9,7 +11,7 @@ import { scanForWrite } from "../domain/scan/index.js"
 import { bufferLine, type BufferRole } from "../domain/sessions/buffer.js"
 import type { ChatMessage, TrustZone } from "../domain/sessions/message.js"
 import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources, toolEffect, UNKNOWN_PROVENANCE } from "../domain/sessions/provenance.js"
-import { episodeUntrusted, type SessionCommand, type SessionState, userTurns } from "../domain/sessions/session.js"
+import { episodeUntrusted, type SessionCommand, SessionError, type SessionState, userTurns } from "../domain/sessions/session.js"
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
 import { Embedder } from "../ports/Embedder.js"
@@ -20,7 +22,7 @@ import { Llm } from "../ports/Llm.js"
 import { Background } from "./Background.js"
 import { nowIso } from "./clock.js"
 import { consolidateAtSessionEnd } from "./consolidation.js"
-import { storeEpisode } from "./episodes.js"
+import { markExtractionPending, pendingExtractions, settleExtraction, storeEpisode } from "./episodes.js"
 import { addFact } from "./facts.js"
 import { Settings } from "./Settings.js"
 
@@ -74,6 +76,22 @@ export const recordMessage = Effect.fn("recordMessage")(function* (sessionId: st
       at
     }
   })
+})
+
+/**
+ * How far a recorded session got: the messages recorded so far (in order, trimming aside), whether its history
+ * was trimmed, whether it ended, and whether its session-end work is still owed. An ingest cut short resumes here.
+ */
+export const sessionProgress = Effect.fn("sessionProgress")(function* (sessionId: string) {
+  const stream = yield* streamOf(sessionId)
+  const batches = yield* (yield* EventStore).read(stream, sessionCodec)
+  const events = batches.flatMap((b) => b.events)
+  return {
+    recorded: events.flatMap((e) => (e._tag === "MessageRecorded" ? [e.message] : [])),
+    trimmed: events.some((e) => e._tag === "HistoryTrimmed"),
+    ended: events.some((e) => e._tag === "SessionEnded"),
+    owed: (yield* pendingExtractions()).includes(sessionId)
+  }
 })
 
 /** The session's Tier 2 lines, oldest first, for the prompt block (`freezeMemoryBlock()(lines)`). */
@@ -133,6 +151,17 @@ const summarise = (messages: ReadonlyArray<ChatMessage>, wantEpisode: boolean, w
     return { summary, source, facts }
   })
 
+/** Why session-end extraction does not run for this session (spec §3.2.1), or undefined when it runs. */
+const skipReason = (config: MemoryConfig, session: SessionState): string | undefined => {
+  if (!config.enabled) return "memory disabled"
+  if (!config.llmExtract) return "llm_extract is off"
+  // the store refuses fewer than 3 turns whatever the setting (spec §3.2.2), so gate once on the larger
+  const minTurns = Math.max(config.minTurnsForExtraction, 3)
+  const turns = userTurns(session)
+  if (turns < minTurns || session.messages.length === 0) return `${turns} user turns, fewer than ${minTurns}`
+  return undefined
+}
+
 /**
  * Session-end extraction (spec episodes §3): gate on turns and settings, summarise, filter declines and replies
  * that read as a conversation turn, scan the summary (a refused one is stored untrusted for audit, never
@@ -144,14 +173,12 @@ export const extractSession = Effect.fn("extractSession")(function* (
   zone: TrustZone,
   known?: EpisodeProvenance
 ) {
+  // refused before anything else, the model above all: the transcript must not leave for a session that cannot be stored
+  if (!validSessionId(sessionId)) return yield* Effect.fail(new InvalidSessionId({ sessionId }))
   const config = yield* Settings
   const turns = userTurns(session)
-  if (!config.enabled) return { kind: "skipped", reason: "memory disabled" } satisfies ExtractionOutcome
-  if (!config.llmExtract) return { kind: "skipped", reason: "llm_extract is off" } satisfies ExtractionOutcome
-  // the store refuses fewer than 3 turns whatever the setting (spec §3.2.2), so gate once on the larger
-  const minTurns = Math.max(config.minTurnsForExtraction, 3)
-  if (turns < minTurns || session.messages.length === 0)
-    return { kind: "skipped", reason: `${turns} user turns, fewer than ${minTurns}` } satisfies ExtractionOutcome
+  const skip = skipReason(config, session)
+  if (skip !== undefined) return { kind: "skipped", reason: skip } satisfies ExtractionOutcome
   const provenance = known ?? deriveSessionProvenance({ messages: session.messages, episodeUntrusted: episodeUntrusted(session) }, zone)
   const wantFacts = config.extractFacts && provenance.untrusted !== true
   const { summary, source, facts } = yield* summarise(session.messages, config.extractOnEnd, wantFacts)
@@ -181,27 +208,78 @@ export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* 
   return yield* extractSession(sessionId, session, nowhere, UNKNOWN_PROVENANCE)
 })
 
+/**
+ * Ends a session. When a model will be asked, its session-end work is first recorded as owed, so an interruption
+ * while the model answers (Ctrl-C, a closing memory, a crash) leaves it pending instead of lost. Without a model the
+ * end is local and immediate (the extractive summary), so it records nothing extra.
+ */
+const beginSessionEnd = (sessionId: string) =>
+  Effect.gen(function* () {
+    const current = yield* loadSession(sessionId)
+    if (current.state.ended) return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
+    const asksModel = (yield* Llm).info.available && skipReason(yield* Settings, current.state) === undefined
+    if (asksModel) yield* markExtractionPending(sessionId)
+    return yield* closeSession(sessionId)
+  })
+
+/** Records the end of the session (no more messages); returns its final state. */
+const closeSession = (sessionId: string) => executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
+
+/** The session-end work of an ended session: extraction (settling what it owed), then consolidation of both fact files. */
+const finishSessionEnd = (sessionId: string, session: SessionState, zone: TrustZone) =>
+  Effect.gen(function* () {
+    const outcome = yield* extractSession(sessionId, session, zone)
+    // an episode (stored or dropped) settles the owed work in the same batch; anything else settles it here
+    if (outcome.kind !== "episode") yield* settleExtraction(sessionId, outcome.kind === "skipped" ? `skipped: ${outcome.reason}` : "declined")
+    yield* consolidateAtSessionEnd(userTurns(session))
+    return outcome
+  })
+
 /** Ends a session and does its session-end work now: extraction, then consolidation of both fact files. */
 export const endSession = Effect.fn("endSession")(function* (sessionId: string, zone: TrustZone) {
-  const session = yield* executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
-  const outcome = yield* extractSession(sessionId, session, zone)
-  yield* consolidateAtSessionEnd(userTurns(session))
-  return outcome
+  return yield* finishSessionEnd(sessionId, yield* beginSessionEnd(sessionId), zone)
 })
 
 /**
  * Ends a session and leaves its session-end work to the background (spec §3.1.4): the agent loop never waits for
- * the model; closing the memory waits for it, at most 15 s.
+ * the model; closing the memory waits for it, at most 15 s, then interrupts it — it stays pending and the next
+ * open finishes it.
  */
 export const onSessionEnd = Effect.fn("onSessionEnd")(function* (sessionId: string, zone: TrustZone) {
-  const session = yield* executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
-  const context = yield* Effect.context<Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation>()
-  const work = Effect.gen(function* () {
-    yield* extractSession(sessionId, session, zone)
-    yield* consolidateAtSessionEnd(userTurns(session))
-  }).pipe(
-    Effect.catchAll((e) => Effect.logWarning(`memory: session-end work for ${sessionId} failed: ${e.message}`)),
-    Effect.provide(context)
-  )
-  yield* (yield* Background).run(work)
+  const session = yield* beginSessionEnd(sessionId)
+  yield* inBackground(`session-end work for ${sessionId}`, finishSessionEnd(sessionId, session, zone))
 })
+
+/**
+ * Finishes session-end work that was cut short (Ctrl-C, a closing memory, a crash) on the same path as an
+ * uninterrupted end: the model's summary, not the extractive fallback. A session whose end was owed but not yet
+ * recorded is ended first.
+ */
+export const resumeSessionEnd = Effect.fn("resumeSessionEnd")(function* (sessionId: string, zone: TrustZone) {
+  const loaded = yield* loadSession(sessionId)
+  const session = loaded.state.ended ? loaded.state : yield* closeSession(sessionId)
+  return yield* finishSessionEnd(sessionId, session, zone)
+})
+
+/** Starts finishing every session whose session-end work is owed, in the background; returns how many. */
+export const resumePendingSessions = Effect.fn("resumePendingSessions")(function* (zone: TrustZone) {
+  const pending = yield* pendingExtractions()
+  for (const id of pending) yield* inBackground(`resuming the session-end work of ${id}`, resumeSessionEnd(id, zone))
+  return pending.length
+})
+
+/** Runs session-end work on the Background service; a failure is a warning (the work stays owed), never a crash. */
+const inBackground = <A, E extends { readonly message: string }>(
+  what: string,
+  work: Effect.Effect<A, E, Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation>
+) =>
+  Effect.gen(function* () {
+    const context = yield* Effect.context<Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation>()
+    yield* (yield* Background).run(
+      work.pipe(
+        Effect.asVoid,
+        Effect.catchAll((e) => Effect.logWarning(`memory: ${what} failed: ${e.message}`)),
+        Effect.provide(context)
+      )
+    )
+  })

@@ -3,6 +3,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
 import { openMemory } from "../../src/adapters/facade/openMemory.js"
 import { liveLayer } from "../../src/adapters/live.js"
 import { listEpisodes } from "../../src/app/episodes.js"
@@ -99,5 +100,45 @@ describe("openMemory (the Promise facade)", () => {
     expect(messages[0]!.content).toContain("── User Profile ──\nPrefers terse answers\n")
     await memory.close()
   })
-})
 
+  it("close() returns within its drain while the model hangs; the cut extraction is finished by the next open, by the model", async () => {
+    const dir = fresh()
+    let hang = true
+    let arrived: () => void = () => {}
+    const reached = new Promise<void>((resolve) => (arrived = resolve))
+    const SUMMARY = "The user asked to fix the lexer crash; the agent patched src/lexer.ts and added tests."
+    const server = await startScriptedServer({
+      handler: () => {
+        if (!hang) return { kind: "chat", content: SUMMARY }
+        arrived()
+        return { kind: "hang" }
+      }
+    })
+    try {
+      // the model's own timeout (60 s) is far beyond the drain: only an interrupting drain lets close() return
+      const options = {
+        dir,
+        workspace: dir,
+        llm: { base_url: server.url, model: "scripted", timeout_seconds: 60, max_retries: 0 },
+        config: { memory: { consolidate_on_end: false } }
+      }
+      const first = await openMemory({ ...options, drainMs: 50 })
+      for (const m of SESSION) await first.record("s1", m, m.role === "user" ? "user" : undefined)
+      await first.endSessionInBackground("s1")
+      await reached
+      await first.close()
+      hang = false
+      const second = await openMemory(options)
+      expect(await second.waitForBackground(10_000)).toBe(true)
+      expect(await second.episodes({ all: true })).toMatchObject([{ sessionId: "s1", summary: SUMMARY, source: "llm" }])
+      await second.close()
+      expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
+      // finished work is not done again
+      const third = await openMemory(options)
+      await third.close()
+      expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
+    } finally {
+      await server.close()
+    }
+  }, 20_000)
+})

@@ -1,4 +1,4 @@
-import { Layer, ManagedRuntime } from "effect"
+import { Layer, LogLevel, Logger, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -7,7 +7,9 @@ import { type ScriptedServer, startScriptedServer } from "../../src/adapters/dev
 import * as DiskDerivedFiles from "../../src/adapters/disk/DiskDerivedFiles.js"
 import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
+import { withBackoff } from "../../src/app/embedBackoff.js"
 import { EpisodeIndex, META_FILE, VECTORS_FILE } from "../../src/app/EpisodeIndex.js"
+import type { Embedder } from "../../src/ports/Embedder.js"
 import { storeEpisode } from "../../src/app/episodes.js"
 import { recallContext } from "../../src/app/recall.js"
 import { Settings } from "../../src/app/Settings.js"
@@ -35,20 +37,21 @@ afterAll(() => server.close())
 beforeEach(() => server.reset())
 
 const inputs = () => server.requests.map((r) => (r.body as { input: Array<string> }).input.length)
-const runtimeFor = (dir: string) =>
+// the failures these tests provoke are logged as warnings: keep the run quiet
+const runtimeFor = (dir: string, embedder: Layer.Layer<Embedder> = scriptedEmbedder(server)) =>
   ManagedRuntime.make(
-    EpisodeIndex.layer.pipe(
+    Layer.merge(Logger.minimumLogLevel(LogLevel.Error), EpisodeIndex.layer.pipe(
       Layer.provide(DiskDerivedFiles.layer({ dir })),
       Layer.provideMerge(
         Layer.mergeAll(
           diskLayer(dir),
-          scriptedEmbedder(server),
+          embedder,
           NoneLlm.layer,
           Settings.layer({ ...DEFAULT_CONFIG, episodeDedupThreshold: 0 }),
           Notifiers.silent
         )
       )
-    )
+    ))
   )
 
 const SUMMARIES = ["The agent fixed the lexer crash.", "The agent wrote deploy manifests.", "The agent documented the CLI."]
@@ -68,6 +71,26 @@ describe("persisted episode index (spec episodes §9)", () => {
       server.reset()
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // fresh data, fresh attempt
       expect(inputs()[0]).toBe(4)
+      await rt.dispose()
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("behind the live embedder's 30 s back-off too, a new episode retries at once once the server is back", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
+    try {
+      // as the live layer composes an http embedder: the whole-embedder back-off in front of it (default 30 s)
+      const rt = runtimeFor(dir, withBackoff().pipe(Layer.provide(scriptedEmbedder(server))))
+      for (const [i, s] of SUMMARIES.entries()) await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+      server.reset()
+      server.enqueue({ kind: "status", status: 503 })
+      expect(await rt.runPromise(recallContext("lexer crash"))).toBe("")
+      expect(await rt.runPromise(recallContext("lexer crash"))).toBe("") // both back-offs hold: no request
+      expect(inputs()).toEqual([3])
+      // the server is back; a new episode is written: recall works now, not 30 s later
+      await rt.runPromise(storeEpisode({ sessionId: "e3", summary: "The agent tuned the cache.", turns: 3, provenance: {}, source: "llm" }))
+      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
       await rt.dispose()
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })

@@ -1,10 +1,12 @@
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
+import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
+import { EventStore } from "../../src/ports/EventStore.js"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
 import { Background } from "../../src/app/Background.js"
-import { listEpisodes, promoteEpisode } from "../../src/app/episodes.js"
+import { listEpisodes, pendingExtractions, promoteEpisode } from "../../src/app/episodes.js"
 import { loadFacts } from "../../src/app/facts.js"
-import { endSession, endUnrecordedSession, onSessionEnd, recordMessage, trimHistory } from "../../src/app/sessions.js"
+import { endSession, endUnrecordedSession, onSessionEnd, recordMessage, resumePendingSessions, resumeSessionEnd, trimHistory } from "../../src/app/sessions.js"
 import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import type { ChatMessage, TrustZone } from "../../src/domain/sessions/message.js"
 import { appLayer } from "../support/app.js"
@@ -176,6 +178,72 @@ describe("session end: episodes", () => {
   })
 })
 
+describe("interrupted session ends", () => {
+  /** A model that hangs on its next request and says when the request has arrived. */
+  const hangNext = () => {
+    let arrived: () => void = () => {}
+    const reached = new Promise<void>((resolve) => (arrived = resolve))
+    replies.push(() => {
+      arrived()
+      return new Promise<Reply>(() => {})
+    })
+    return reached
+  }
+
+  it("an end interrupted while the model answers is owed, not lost: resuming it asks the model again and stores its summary", async () => {
+    const rt = scriptedRuntime(server, { config: { consolidateOnEnd: false } })
+    await rt.runPromise(session("cut", 3))
+    const reached = hangNext()
+    const fiber = rt.runFork(endSession("cut", zone))
+    await reached
+    await rt.runPromise(Fiber.interrupt(fiber))
+    expect(await rt.runPromise(listEpisodes({ all: true }))).toEqual([])
+    expect(await rt.runPromise(pendingExtractions())).toEqual(["cut"])
+    // the session has ended: nothing more can be recorded, and ending it again is refused as before
+    await expect(rt.runPromise(endSession("cut", zone))).rejects.toMatchObject({ message: "memory: this session has ended; start a new one" })
+    expect(await rt.runPromise(resumeSessionEnd("cut", zone))).toMatchObject({ kind: "episode", source: "llm", stored: true })
+    expect((await rt.runPromise(listEpisodes({ all: true }))).map((e) => [e.sessionId, e.summary])).toEqual([["cut", SUMMARY]])
+    expect(await rt.runPromise(pendingExtractions())).toEqual([])
+    expect(chats(server)).toHaveLength(2)
+    await rt.dispose()
+  })
+
+  it("background work cut by closing is owed; the next open's resumePendingSessions finishes every owed session", async () => {
+    const shared = Effect.runSync(MemoryEventStore.make)
+    const store = Layer.succeed(EventStore, shared)
+    // identical sessions get identical summaries: no dedup, so both episodes stay
+    const config = { consolidateOnEnd: false, episodeDedupThreshold: 0 }
+    const first = scriptedRuntime(server, { store, drain: "20 millis", config })
+    for (const id of ["bg1", "bg2"]) {
+      await first.runPromise(session(id, 3))
+      const reached = hangNext()
+      await first.runPromise(onSessionEnd(id, zone))
+      await reached
+    }
+    await first.dispose() // drains 20 ms, then interrupts both hung extractions
+    const second = scriptedRuntime(server, { store, config })
+    expect(await second.runPromise(listEpisodes({ all: true }))).toEqual([])
+    expect(await second.runPromise(resumePendingSessions(zone))).toBe(2)
+    expect(await second.runPromise(Effect.flatMap(Background, (b) => b.drain("10 seconds")))).toBe(true)
+    const stored = await second.runPromise(listEpisodes({ all: true }))
+    expect(stored.map((e) => [e.sessionId, e.source]).sort()).toEqual([["bg1", "llm"], ["bg2", "llm"]])
+    expect(await second.runPromise(pendingExtractions())).toEqual([])
+    await second.dispose()
+  })
+
+  it("endings that produce no episode settle what they owed", async () => {
+    const rt = scriptedRuntime(server, { config: { consolidateOnEnd: false } })
+    replies.push({ kind: "chat", content: "NONE" })
+    await rt.runPromise(session("nothing", 3))
+    expect(await rt.runPromise(endSession("nothing", zone))).toMatchObject({ kind: "declined" })
+    await rt.runPromise(session("brief", 2))
+    expect(await rt.runPromise(endSession("brief", zone))).toMatchObject({ kind: "skipped" })
+    expect(await rt.runPromise(pendingExtractions())).toEqual([])
+    expect(await rt.runPromise(resumePendingSessions(zone))).toBe(0)
+    await rt.dispose()
+  })
+})
+
 describe("embedding failures", () => {
   it("an embedder that fails never causes a dedup: both near-identical episodes are stored", async () => {
     const down = await startScriptedServer({ handler: () => ({ kind: "status", status: 503 }) })
@@ -210,5 +278,17 @@ describe("session end without a recorded session", () => {
     )
     expect(r.outcome).toMatchObject({ kind: "episode", provenance: { untrusted: true, sources: ["unknown_provenance"] } })
     expect(r.pending.map((e) => e.sessionId)).toEqual(["plain"])
+  })
+
+  it("an invalid session id is refused before the transcript goes to the model", async () => {
+    const rt = scriptedRuntime(server, { config: { consolidateOnEnd: false } })
+    const lines = ["user: fix the lexer", "assistant: fixed", "user: add tests", "assistant: added", "user: thanks", "assistant: welcome"]
+    for (const id of ["../escape", "a/b", "", ".."]) {
+      const r = await rt.runPromise(Effect.either(endUnrecordedSession(id, lines)))
+      expect(r).toMatchObject({ _tag: "Left", left: { _tag: "InvalidSessionId", sessionId: id } })
+    }
+    expect(server.requests).toHaveLength(0)
+    expect(await rt.runPromise(listEpisodes({ all: true }))).toEqual([])
+    await rt.dispose()
   })
 })

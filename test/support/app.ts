@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { type Duration, Effect, Layer } from "effect"
 import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
 import * as MemoryDerivedFiles from "../../src/adapters/memory/MemoryDerivedFiles.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
@@ -26,9 +26,11 @@ export const appLayer = (
     embedder?: Layer.Layer<Embedder>
     cap?: Parameters<typeof makeCapConsolidationLayer>[0]
     approval?: Layer.Layer<Approval>
+    /** How long closing waits for background work (default 15 s). */
+    drain?: Duration.DurationInput
   } = {}
 ) =>
-  Layer.mergeAll(makeCapConsolidationLayer(options.cap), Background.layer, EpisodeIndex.layer.pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
+  Layer.mergeAll(makeCapConsolidationLayer(options.cap), options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer, EpisodeIndex.layer.pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,

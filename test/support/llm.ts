@@ -48,6 +48,7 @@ export const scriptedRuntime = (
     embedder?: "rp" | "http"
     cap?: NonNullable<Parameters<typeof appLayer>[0]>["cap"]
     store?: NonNullable<Parameters<typeof appLayer>[0]>["store"]
+    drain?: NonNullable<Parameters<typeof appLayer>[0]>["drain"]
   } = {}
 ) =>
   ManagedRuntime.make(
@@ -57,7 +58,8 @@ export const scriptedRuntime = (
       llm: options.llm?.provider === "none" ? NoneLlm.layer : scriptedLlm(server, options.llm),
       ...(options.embedder === "http" ? { embedder: scriptedEmbedder(server) } : {}),
       ...(options.cap !== undefined ? { cap: options.cap } : {}),
-      ...(options.store !== undefined ? { store: options.store } : {})
+      ...(options.store !== undefined ? { store: options.store } : {}),
+      ...(options.drain !== undefined ? { drain: options.drain } : {})
     })
   )
 

@@ -23,6 +23,7 @@ import { type Output, Refused, refuse, report } from "./output.js"
 import { tmem } from "./root.js"
 import { episodes, recall, sessionCmd } from "./episodesCli.js"
 import { mcpCommand } from "./mcpCli.js"
+import { runsUntilSignal } from "./signals.js"
 
 const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
 
@@ -270,6 +271,7 @@ const llmServer = Command.make(
         )
         yield* Console.log(`scripted OpenAI-compatible server listening on ${server.url}`)
         yield* Console.log(`try: tmem --llm-url ${server.url} --llm-model scripted facts consolidate env   (Ctrl-C stops it)`)
+        yield* runsUntilSignal
         return yield* Effect.never
       })
     ).pipe(Effect.catchAll((e) => Effect.zipRight(Console.error(e.message), Effect.fail(new Refused()))))
@@ -313,6 +315,7 @@ const events = Command.make(
         g,
         Effect.gen(function* () {
           let cursor: Cursor = {}
+          yield* runsUntilSignal
           // suspend, so every round reads from the cursor the previous round left
           yield* Effect.repeat(
             Effect.suspend(() => print(cursor)).pipe(Effect.tap((next) => Effect.sync(() => void (cursor = next)))),

@@ -4,9 +4,9 @@ import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Path from "node:path"
 import { discardEpisode, findEpisode, listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { recallContext, searchEpisodes } from "../../app/recall.js"
-import { endSession, loadSession, recordMessage, trimHistory } from "../../app/sessions.js"
+import { endSession, recordMessage, resumeSessionEnd, sessionProgress, trimHistory } from "../../app/sessions.js"
 import { type Episode, previewOf } from "../../domain/episodes/store.js"
-import type { ChatMessage } from "../../domain/sessions/message.js"
+import { ChatMessage } from "../../domain/sessions/message.js"
 import { isPendingReview } from "../../domain/sessions/provenance.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
 import { resolveDir } from "./globals.js"
@@ -49,6 +49,10 @@ const trustOf = (e: Episode) =>
         ? "auto-approved"
         : "trusted"
 
+/** The messages an earlier, interrupted ingest recorded are this transcript's first ones. */
+const sameMessage = Schema.equivalence(ChatMessage)
+const sameMessages = (a: ReadonlyArray<ChatMessage>, b: ReadonlyArray<ChatMessage>) => a.length === b.length && a.every((m, i) => sameMessage(m, b[i]!))
+
 const ingest = Command.make(
   "ingest",
   { file: Args.file({ name: "transcript.json", exists: "yes" }).pipe(Args.withDescription("a recorded session (docs/FORMATS.md)")) },
@@ -68,9 +72,10 @@ const ingest = Command.make(
           const t = yield* Either.mapLeft(Schema.decodeUnknownEither(Transcript, { errors: "first", onExcessProperty: "error" })(json), (e) => ({
             message: `tmem: ${file}: ${describeIssue(e)}; see docs/FORMATS.md for the transcript format`
           }))
-          const existing = yield* loadSession(t.session_id)
-          if (existing.version > 0)
-            return yield* Effect.fail({ message: `tmem: session ${goQuote(t.session_id)} was already ingested; give the transcript a new session_id` })
+          // a session cut short (Ctrl-C, a crash) is finished from where it stopped; a finished one is refused
+          const progress = yield* sessionProgress(t.session_id)
+          const alreadyIngested = { message: `tmem: session ${goQuote(t.session_id)} was already ingested; give the transcript a new session_id` }
+          if (progress.ended && !progress.owed) return yield* Effect.fail(alreadyIngested)
           const zone = trustZoneFor(Path.resolve(t.workspace ?? process.cwd()), resolveDir(g))
           const messages: ReadonlyArray<ChatMessage> = t.messages.map((m) => ({
             role: m.role,
@@ -80,14 +85,16 @@ const ingest = Command.make(
               : {}),
             ...(m.tool_name !== undefined ? { toolName: m.tool_name } : {})
           }))
+          if (!sameMessages(progress.recorded, messages.slice(0, progress.recorded.length))) return yield* Effect.fail(alreadyIngested)
           for (const [i, m] of messages.entries()) {
+            if (i < progress.recorded.length) continue
             // Tier 2 lines: each user input, and the agent's last written reply before the next user message
             const next = messages.slice(i + 1).find((x) => x.role === "user" || (x.role === "assistant" && x.content.trim() !== ""))
             const role = m.role === "user" ? "user" : m.role === "assistant" && m.content.trim() !== "" && next?.role !== "assistant" ? "agent" : undefined
             yield* recordMessage(t.session_id, m, zone, role)
           }
-          if (t.trimmed !== undefined && t.trimmed > 0) yield* trimHistory(t.session_id, t.trimmed)
-          const outcome = yield* endSession(t.session_id, zone)
+          if (t.trimmed !== undefined && t.trimmed > 0 && !progress.trimmed) yield* trimHistory(t.session_id, t.trimmed)
+          const outcome = progress.ended ? yield* resumeSessionEnd(t.session_id, zone) : yield* endSession(t.session_id, zone)
           const head = `session ${t.session_id}: ${plural(messages.length, "message", "messages")}`
           const what =
             outcome.kind === "skipped"

@@ -3,8 +3,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import lockfile from "proper-lockfile"
-import { foldEvents } from "../../domain/kernel/Decider.js"
-import { type Batch, batchCodec, isValidStreamName, type StreamCodec, type TextProjection } from "../../domain/kernel/Stream.js"
+import { type Batch, batchCodec, foldStream, isValidStreamName, type StreamCodec, type TextProjection } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { nowIso } from "../../app/clock.js"
@@ -101,6 +100,11 @@ const splitLines = (bytes: Buffer): Array<Buffer> => {
   lines.push(bytes.subarray(start))
   return lines
 }
+
+/** Temp files a multi-file write keeps open at once, far below the usual 1,024 open-files limit. */
+const OPEN_AT_ONCE = 128
+const chunksOf = <A>(xs: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size))
 
 /** Thrown inside the synchronous parts and turned into the typed error at their boundary. */
 class Failure extends Error {
@@ -255,7 +259,7 @@ export const make = (options: DiskOptions) =>
     const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
       const batches = readAll(stream, codec)
       return {
-        state: foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events)),
+        state: foldStream(codec, codec.initialState, batches.flatMap((b) => b.events)),
         version: batches.length === 0 ? 0 : batches[batches.length - 1]!.version
       }
     }
@@ -319,7 +323,7 @@ export const make = (options: DiskOptions) =>
      * the old projection (repaired on load: it is one batch behind) or the new one, never a torn file.
      */
     const stage = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string): Staged<S, E> => {
-      const state = foldEvents(codec.evolve, stateBefore, events)
+      const state = foldStream(codec, stateBefore, events)
       const version = versionBefore + events.length
       const encoded = batchCodec(codec).encode(events)
       if (Either.isLeft(encoded)) throw new Failure(new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}` }))
@@ -396,36 +400,71 @@ export const make = (options: DiskOptions) =>
       const removed = projectedFiles(stream, new Map([...before].filter(([name]) => !after.has(name))))
       const jp = journalPath(stream)
       const createdJournal = !fs.existsSync(jp)
-      const temps: Array<{ readonly pending: Files.Pending; readonly target: string }> = []
-      let journal: Files.Pending
-      try {
-        for (const [, target, content] of ordered) temps.push({ pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))), target })
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, encodeLine(line)))
-      } catch (e) {
+      // At most OPEN_AT_ONCE temp files are open at a time: the first chunk is written now and flushed with the
+      // journal line (the common batch is one chunk: one flush), later chunks are written and flushed in turn after
+      // it. Nothing is renamed before every temp file and the journal line are durable.
+      const [first, ...later] = chunksOf(ordered, OPEN_AT_ONCE)
+      const discard = (temps: ReadonlyArray<{ readonly pending: Files.Pending }>) => {
         for (const t of temps) {
           Files.closeQuietly(t.pending)
           fs.rmSync(t.pending.path, { force: true })
         }
+      }
+      const writeTemps = (chunk: ReadonlyArray<(typeof ordered)[number]>) => {
+        const temps: Array<{ readonly pending: Files.Pending; readonly target: string }> = []
+        try {
+          for (const [, target, content] of chunk) temps.push({ pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))), target })
+        } catch (e) {
+          discard(temps)
+          throw e
+        }
+        return temps
+      }
+      const temps = writeTemps(first ?? [])
+      let journal: Files.Pending
+      try {
+        journal = io(stream, jp, "append to", () => Files.appendTo(jp, encodeLine(line)))
+      } catch (e) {
+        discard(temps)
         throw e
       }
+      const syncAll = (pending: ReadonlyArray<Files.Pending>) => Effect.promise(() => Promise.allSettled(pending.map((p) => Files.syncAndClose(p))))
       const finish = Effect.gen(function* () {
-        const settled = yield* Effect.promise(() => Promise.allSettled([Files.syncAndClose(journal), ...temps.map((t) => Files.syncAndClose(t.pending))]))
-        if (settled[0]!.status === "rejected") {
+        const [journalSynced, ...firstSynced] = yield* syncAll([journal, ...temps.map((t) => t.pending)])
+        if (journalSynced!.status === "rejected") {
           for (const t of temps) fs.rmSync(t.pending.path, { force: true })
-          return yield* Effect.fail(storeError(stream, shown(jp), "sync", settled[0]!.reason))
+          return yield* Effect.fail(storeError(stream, shown(jp), "sync", journalSynced!.reason))
+        }
+        // every changed file in rename order: its temp file (none when it could not be written) and whether it is durable
+        const durable: Array<{ readonly temp: string | undefined; readonly target: string; readonly ok: boolean }> = temps.map((t, i) => ({
+          temp: t.pending.path,
+          target: t.target,
+          ok: firstSynced[i]!.status === "fulfilled"
+        }))
+        for (const chunk of later) {
+          // a temp file that cannot be written leaves its target behind; the manifest then stays behind too (below)
+          const written = Either.try(() => writeTemps(chunk))
+          if (Either.isLeft(written)) {
+            durable.push(...chunk.map(([, target]) => ({ temp: undefined, target, ok: false })))
+            continue
+          }
+          const synced = yield* syncAll(written.right.map((t) => t.pending))
+          durable.push(...written.right.map((t, i) => ({ temp: t.pending.path, target: t.target, ok: synced[i]!.status === "fulfilled" })))
         }
         yield* attempt(() => {
           if (createdJournal) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
           options.beforeProjectionRename?.(stream)
-          temps.forEach((t, i) => {
+          let complete = true
+          for (const t of durable) {
             try {
-              if (settled[i + 1]!.status === "rejected") throw new Error("not durable")
-              fs.renameSync(t.pending.path, t.target)
+              // the manifest goes last and only over a complete set: if it lags, the next load re-projects from the journal
+              if (t.temp === undefined || !t.ok || (!complete && t === durable[durable.length - 1])) throw new Error("not durable")
+              fs.renameSync(t.temp, t.target)
             } catch {
-              // the projection lags; the next load re-projects from the journal
-              fs.rmSync(t.pending.path, { force: true })
+              complete = false
+              if (t.temp !== undefined) fs.rmSync(t.temp, { force: true })
             }
-          })
+          }
           for (const [, target] of removed) fs.rmSync(target, { force: true })
           remember(stream, state, version)
         })

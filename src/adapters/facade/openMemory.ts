@@ -1,4 +1,4 @@
-import { Cause, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Cause, Duration, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Background } from "../../app/Background.js"
@@ -6,7 +6,7 @@ import { listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { type MemoryToolArgs, parseToolArgs, dispatchMemoryTool, type ToolResult } from "../../app/memoryTool.js"
 import { openPromptSession, type SystemMessage } from "../../app/prompt.js"
 import { recallContext } from "../../app/recall.js"
-import { endSession, type ExtractionOutcome, onSessionEnd, recordMessage } from "../../app/sessions.js"
+import { endSession, type ExtractionOutcome, onSessionEnd, recordMessage, resumePendingSessions } from "../../app/sessions.js"
 import { decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import type { Episode } from "../../domain/episodes/store.js"
 import type { LifecycleEvent } from "../../domain/events/lifecycle.js"
@@ -32,6 +32,8 @@ export interface OpenMemoryOptions {
   readonly approval?: Layer.Layer<Approval>
   /** The workspace of this agent's sessions, for the trust zone (default: the current directory). */
   readonly workspace?: string
+  /** How long `close()` waits for background work before interrupting it, in ms (default 15,000). */
+  readonly drainMs?: number
 }
 
 /** The memory for plain async code: every method returns a Promise; failures reject with the typed error. */
@@ -52,7 +54,12 @@ export interface Memory {
   readonly episodes: (options?: { all?: boolean }) => Promise<ReadonlyArray<Episode>>
   /** A person's approval of an episode. */
   readonly promote: (sessionId: string) => Promise<void>
-  /** Waits for background work (at most 15 s) and releases everything. */
+  /** Waits for background work, at most `timeoutMs`; true when all of it finished. */
+  readonly waitForBackground: (timeoutMs: number) => Promise<boolean>
+  /**
+   * Waits for background work (at most 15 s, or `drainMs`), interrupts what is left and releases everything. Session-end
+   * work cut off here stays owed: the next `openMemory` on this directory finishes it.
+   */
   readonly close: () => Promise<void>
 }
 
@@ -81,7 +88,8 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
       dir,
       config,
       notifier: options.onEvent !== undefined ? Notifiers.callback(options.onEvent) : Notifiers.silent,
-      ...(options.approval !== undefined ? { approval: options.approval } : {})
+      ...(options.approval !== undefined ? { approval: options.approval } : {}),
+      ...(options.drainMs !== undefined ? { backgroundDrain: Duration.millis(options.drainMs) } : {})
     })
   )
   const zone = trustZoneFor(Path.resolve(options.workspace ?? process.cwd()), dir)
@@ -92,6 +100,11 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
     const failure = Cause.failureOption(exit.cause)
     throw failure._tag === "Some" ? failure.value : Cause.squash(exit.cause)
   }
+  // session-end work an earlier process was cut off from (Ctrl-C, close, crash) is finished in the background; a
+  // damaged episodes journal must not keep the rest of the memory from opening (its own calls will say what is wrong)
+  await run(
+    resumePendingSessions(zone).pipe(Effect.catchAll((e) => Effect.logWarning(`memory: owed session-end work not resumed: ${e.message}`)))
+  )
   return {
     tool: (args) => {
       if (typeof args !== "string") return run(dispatchMemoryTool(args))
@@ -108,9 +121,8 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
     recall: (userMessage) => run(recallContext(userMessage)),
     episodes: (o) => run(listEpisodes({ all: o?.all === true })),
     promote: (sessionId) => run(promoteEpisode(sessionId)),
-    close: async () => {
-      await run(Effect.flatMap(Background, (b) => b.drain("15 seconds")))
-      await runtime.dispose()
-    }
+    waitForBackground: (timeoutMs) => run(Effect.flatMap(Background, (b) => b.drain(Duration.millis(timeoutMs)))),
+    // the Background layer's finalizer drains (bounded), then interrupts
+    close: () => runtime.dispose()
   }
 }

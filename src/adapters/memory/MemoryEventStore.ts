@@ -1,6 +1,6 @@
 import { Effect, Either, Layer } from "effect"
 import { foldEvents } from "../../domain/kernel/Decider.js"
-import { type Batch, batchCodec, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
+import { type Batch, batchCodec, foldStream, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
 import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
 
 interface StoredStream {
@@ -25,7 +25,7 @@ export const make = Effect.sync(() => {
   const stateOf = <S, E>(stored: StoredStream | undefined, codec: StreamCodec<S, E>): S => {
     if (stored === undefined) return codec.initialState
     if (stored.folded?.codec !== codec)
-      stored.folded = { codec, state: foldEvents(codec.evolve, codec.initialState, stored.batches.flatMap((b) => b.events as ReadonlyArray<E>)) }
+      stored.folded = { codec, state: foldStream(codec, codec.initialState, stored.batches.flatMap((b) => b.events as ReadonlyArray<E>)) }
     return stored.folded.state as S
   }
 

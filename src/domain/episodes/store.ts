@@ -1,7 +1,9 @@
-import { Either, Match, Schema } from "effect"
+import { Either, Schema } from "effect"
 import { EpisodeProvenance, isPendingReview, trustRank } from "../sessions/provenance.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
+
+const absurd = (x: never): never => x
 
 /**
  * The episode store as one stream (`episodes`): which episodes exist, their full summaries and their trust. The
@@ -58,6 +60,14 @@ export const EpisodePromoted = Schema.TaggedStruct("EpisodePromoted", { sessionI
 export const EpisodeDiscarded = Schema.TaggedStruct("EpisodeDiscarded", { sessionId: Schema.String, at: Instant })
 /** An odek episode directory adopted as the stream's first state. */
 export const EpisodesImported = Schema.TaggedStruct("EpisodesImported", { episodes: Schema.Array(Episode), at: Instant })
+/**
+ * A session ended and its session-end work (extraction) is owed. Recorded before the model is asked, so work cut
+ * short (Ctrl-C, a closing memory, a crash) is found again and finished; the session's episode (stored or dropped)
+ * or an `ExtractionSettled` completes it.
+ */
+export const ExtractionPending = Schema.TaggedStruct("ExtractionPending", { sessionId: Schema.String, at: Instant })
+/** Session-end work finished without an episode (declined, skipped); `outcome` says why, for the audit trail. */
+export const ExtractionSettled = Schema.TaggedStruct("ExtractionSettled", { sessionId: Schema.String, outcome: Schema.String, at: Instant })
 
 export const EpisodeEvent = Schema.Union(
   EpisodeStored,
@@ -66,7 +76,9 @@ export const EpisodeEvent = Schema.Union(
   EpisodesEvicted,
   EpisodePromoted,
   EpisodeDiscarded,
-  EpisodesImported
+  EpisodesImported,
+  ExtractionPending,
+  ExtractionSettled
 )
 export type EpisodeEvent = typeof EpisodeEvent.Type
 
@@ -90,10 +102,14 @@ export type EpisodeCommand =
   | { readonly _tag: "PromoteEpisode"; readonly sessionId: string; readonly at: string }
   | { readonly _tag: "DiscardEpisode"; readonly sessionId: string; readonly at: string }
   | { readonly _tag: "PruneEpisodes"; readonly at: string }
+  | { readonly _tag: "MarkExtractionPending"; readonly sessionId: string; readonly at: string }
+  | { readonly _tag: "SettleExtraction"; readonly sessionId: string; readonly outcome: string; readonly at: string }
 
 export interface EpisodeStoreState {
   /** In the order they were stored; `newestFirst` gives the order every reader sees. */
   readonly episodes: ReadonlyArray<Episode>
+  /** Sessions whose session-end work is owed, oldest first (absent when none). */
+  readonly pending?: ReadonlyArray<string>
 }
 
 export const initialEpisodeStore: EpisodeStoreState = { episodes: [] }
@@ -211,25 +227,69 @@ export const decideEpisode =
       }
       case "PruneEpisodes":
         return Either.right(evictionEvents(state.episodes, policy, command.at))
+      case "MarkExtractionPending":
+        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        return Either.right(isPending(state, command.sessionId) ? [] : [ExtractionPending.make({ sessionId: command.sessionId, at: command.at })])
+      case "SettleExtraction":
+        return Either.right(
+          isPending(state, command.sessionId) ? [ExtractionSettled.make({ sessionId: command.sessionId, outcome: command.outcome, at: command.at })] : []
+        )
     }
   }
 
-const without = (state: EpisodeStoreState, ids: ReadonlyArray<string>): EpisodeStoreState => ({
-  episodes: state.episodes.filter((e) => !ids.includes(e.sessionId))
-})
+/** Whether the session's session-end work is still owed. */
+export const isPending = (state: EpisodeStoreState, sessionId: string): boolean => state.pending?.includes(sessionId) === true
 
-export const evolveEpisode = (state: EpisodeStoreState, event: EpisodeEvent): EpisodeStoreState =>
-  Match.valueTags(event, {
-    EpisodeStored: (e) => ({ episodes: [...without(state, [e.episode.sessionId]).episodes, e.episode] }),
-    EpisodeDeduped: (e) => without(state, [e.removed]),
-    EpisodeDropped: () => state,
-    EpisodesEvicted: (e) => without(state, e.sessionIds),
-    EpisodePromoted: (e) => ({
-      episodes: state.episodes.map((x) => (x.sessionId === e.sessionId ? { ...x, provenance: { ...x.provenance, user_approved: true } } : x))
-    }),
-    EpisodeDiscarded: (e) => without(state, [e.sessionId]),
-    EpisodesImported: (e) => ({ episodes: e.episodes })
-  })
+/**
+ * The state after `events`, in one pass however long the history: stores fold whole journals with it. The maps are
+ * local to the call (the caller's state is never touched), and a Map keeps insertion order, so delete-then-set is
+ * "remove, then append" and set on a present key keeps the position, exactly as the array operations would.
+ * Session ids within one import are unique (the importer skips repeats), so one entry per id loses nothing.
+ */
+export const foldEpisodes = (state: EpisodeStoreState, events: Iterable<EpisodeEvent>): EpisodeStoreState => {
+  let byId = new Map(state.episodes.map((e) => [e.sessionId, e] as const))
+  const pending = new Set(state.pending)
+  // a switch, not Match: this loop runs once per event of the whole journal
+  for (const e of events)
+    switch (e._tag) {
+      case "EpisodeStored":
+        byId.delete(e.episode.sessionId)
+        byId.set(e.episode.sessionId, e.episode)
+        pending.delete(e.episode.sessionId)
+        break
+      case "EpisodeDeduped":
+        byId.delete(e.removed)
+        break
+      case "EpisodeDropped":
+        pending.delete(e.episode.sessionId)
+        break
+      case "EpisodesEvicted":
+        for (const id of e.sessionIds) byId.delete(id)
+        break
+      case "EpisodePromoted": {
+        const x = byId.get(e.sessionId)
+        if (x !== undefined) byId.set(e.sessionId, { ...x, provenance: { ...x.provenance, user_approved: true } })
+        break
+      }
+      case "EpisodeDiscarded":
+        byId.delete(e.sessionId)
+        break
+      case "EpisodesImported":
+        byId = new Map(e.episodes.map((x) => [x.sessionId, x] as const))
+        break
+      case "ExtractionPending":
+        pending.add(e.sessionId)
+        break
+      case "ExtractionSettled":
+        pending.delete(e.sessionId)
+        break
+      default:
+        return absurd(e)
+    }
+  return pending.size === 0 ? { episodes: [...byId.values()] } : { episodes: [...byId.values()], pending: [...pending] }
+}
+
+export const evolveEpisode = (state: EpisodeStoreState, event: EpisodeEvent): EpisodeStoreState => foldEpisodes(state, [event])
 
 /** The ≤120-byte preview the index, recall and search show. */
 export const previewOf = (e: Episode): string => indexPreview(e.summary)

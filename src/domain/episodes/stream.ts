@@ -3,7 +3,7 @@ import type { StreamCodec } from "../kernel/Stream.js"
 import { EpisodeProvenance } from "../sessions/provenance.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
-import { type Episode, EpisodeEvent, EpisodeStored, type EpisodeStoreState, EpisodesImported, evolveEpisode, initialEpisodeStore, newestFirst } from "./store.js"
+import { type Episode, EpisodeEvent, EpisodeStored, type EpisodeStoreState, EpisodesImported, evolveEpisode, foldEpisodes, initialEpisodeStore, newestFirst } from "./store.js"
 
 /** The taint source of an episode re-adopted from index.json after the journal lost the batch that stored it. */
 export const RECOVERED_SOURCE = "recovered_from_index"
@@ -91,6 +91,7 @@ export const parseOdekIndex = (read: (file: string) => string | undefined): Read
 export const episodeCodec: StreamCodec<EpisodeStoreState, EpisodeEvent> = {
   initialState: initialEpisodeStore,
   evolve: evolveEpisode,
+  fold: foldEpisodes,
   events: EpisodeEvent,
   files: {
     manifest: INDEX_FILE,

@@ -124,7 +124,10 @@ export const episodeLifecycle = (stream: string, batch: Batch<EpisodeEvent>): Re
       EpisodesEvicted: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_evicted", sessions: e.sessionIds, count: e.sessionIds.length }],
       EpisodePromoted: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_promoted", sessionId: e.sessionId }],
       EpisodeDiscarded: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_discarded", sessionId: e.sessionId }],
-      EpisodesImported: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episodes_imported", count: 0, newCount: e.episodes.length }]
+      EpisodesImported: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episodes_imported", count: 0, newCount: e.episodes.length }],
+      // bookkeeping of owed session-end work: the episode it leads to is the event people see
+      ExtractionPending: (): ReadonlyArray<LifecycleEvent> => [],
+      ExtractionSettled: (): ReadonlyArray<LifecycleEvent> => []
     })
   })
 }

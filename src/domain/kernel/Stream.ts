@@ -1,4 +1,5 @@
 import { type Either, type ParseResult, Schema } from "effect"
+import { foldEvents } from "./Decider.js"
 
 /**
  * How a store keeps one kind of stream: the fold that rebuilds its state and the schema of its events. Stores
@@ -7,6 +8,8 @@ import { type Either, type ParseResult, Schema } from "effect"
 export interface StreamCodec<S, E> {
   readonly initialState: S
   readonly evolve: (state: S, event: E) => S
+  /** Folds many events in one pass when `evolve` copies the state per event; must equal folding `evolve`. */
+  readonly fold?: (state: S, events: ReadonlyArray<E>) => S
   readonly events: Schema.Schema<E, any>
   /** A human-readable text projection (the odek fact files). Stores that keep files use it; others may ignore it. */
   readonly text?: TextProjection<S, E>
@@ -55,6 +58,10 @@ export interface TextProjection<S, E> {
   /** Events (at least one) that record a refused edit, kept by the store at `keptAs` (`bytes` long); the state must not change. */
   readonly rejected: (reason: string, keptAs: string, bytes: number, at: string) => ReadonlyArray<E>
 }
+
+/** The state after `events`: the codec's one-pass fold when it has one, else `evolve` event by event. */
+export const foldStream = <S, E>(codec: StreamCodec<S, E>, state: S, events: ReadonlyArray<E>): S =>
+  codec.fold !== undefined ? codec.fold(state, events) : foldEvents(codec.evolve, state, events)
 
 /** One appended batch; `version` counts events in the stream up to and including this batch. */
 export interface Batch<E> {
