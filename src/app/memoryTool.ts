@@ -79,6 +79,14 @@ export const parseToolArgs = (json: string): Either.Either<MemoryToolArgs, strin
   } catch (e) {
     return Either.left(`invalid arguments: ${e instanceof Error ? e.message : String(e)}`)
   }
+  return decodeToolArgs(value)
+}
+
+/**
+ * Checks arguments that arrived as a value (a library caller's object, or parsed JSON) exactly as the JSON path
+ * does: anything that is not the tool's object is `invalid arguments: …`, never a TypeError further in.
+ */
+export const decodeToolArgs = (value: unknown): Either.Either<MemoryToolArgs, string> => {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return Either.left("invalid arguments: expected a JSON object such as {\"action\":\"stats\",\"target\":\"user\"}")
   return Schema.decodeUnknownEither(MemoryToolArgs, { errors: "first" })(value).pipe(
@@ -221,9 +229,9 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
     Effect.catchAll((e) => Effect.succeed(failure(e.message)))
   )
 
-/** The tool as an agent calls it: a JSON string in, a JSON object out. */
-export const runMemoryTool = (json: string) =>
-  Either.match(parseToolArgs(json), {
+/** The tool as an agent calls it: a JSON string (or an already parsed value) in, a JSON object out. */
+export const runMemoryTool = (args: unknown) =>
+  Either.match(typeof args === "string" ? parseToolArgs(args) : decodeToolArgs(args), {
     onLeft: (error) => Effect.succeed(failure(error)),
     onRight: dispatchMemoryTool
   })
