@@ -1,6 +1,7 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { FIELD_LIMIT, FieldTooLong } from "../domain/facts/errors.js"
 import type { Target } from "../domain/facts/schema.js"
+import { printable } from "../domain/text/printable.js"
 import { goQuote, plural, preview, trimSpace, utf8Bytes } from "../domain/text/utf8.js"
 import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
 import { Settings } from "./Settings.js"
@@ -216,7 +217,7 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         // Fail closed: an unknown id reads as pending, so the answer never tells a quarantined episode from none.
         const episode = yield* findEpisode(id)
         if (episode === undefined || isPendingReview(episode.provenance))
-          return failure(`episode ${id} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`)
+          return failure(`episode ${printable(id)} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`)
         return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
       }
       default:

@@ -179,7 +179,7 @@ describe("tmem prompt, events, errors", () => {
     // several polling rounds later, each event has still been printed exactly once
     await new Promise((r) => setTimeout(r, 800))
     follower.kill()
-    const lines = out.trim().split("\n").map((l) => JSON.parse(l))
+    const lines = out.trim().split("\n").map((l) => (JSON.parse(l) as { ok: true; result: unknown }).result)
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatchObject({ type: "fact_added", target: "env", content: "Redis 7 on port 6380", stream: "facts/env", version: 1 })
     expect(lines[1]).toMatchObject({ type: "fact_added", target: "user", content: "Prefers tabs", stream: "facts/user", version: 1 })

@@ -1,4 +1,5 @@
 import { Logger, LogLevel } from "effect"
+import { printable } from "../../domain/text/printable.js"
 
 /** Warnings (repairs the store made, fallbacks) as one plain line on stderr; debug noise stays out. */
 export const cliLogger = Logger.replace(
@@ -6,6 +7,6 @@ export const cliLogger = Logger.replace(
   Logger.make(({ logLevel, message }) => {
     if (LogLevel.lessThan(logLevel, LogLevel.Warning)) return
     const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
-    process.stderr.write(`tmem: ${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ${text.replace(/^memory: /, "")}\n`)
+    process.stderr.write(`tmem: ${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ${printable(text.replace(/^memory: /, ""))}\n`)
   })
 )
