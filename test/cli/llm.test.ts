@@ -147,3 +147,56 @@ describe("tmem dev llm-server", () => {
     expect(await exited).toBe(0)
   })
 })
+
+describe("tmem dev llm-server's answers (the demo model)", () => {
+  const ingest = async (dir: string, id: string, messages: ReadonlyArray<{ role: string; content: string }>) => {
+    fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ session_id: id, workspace: dir, messages }))
+    return tmem(["--dir", dir, ...llm(), "--json", "session", "ingest", path.join(dir, `${id}.json`)])
+  }
+
+  it("a session's episode is a summary made of that session, never a canned sentence", async () => {
+    const dir = fresh()
+    const r = await ingest(dir, "s1", [
+      { role: "user", content: "Fix the lexer crash on empty input" },
+      { role: "assistant", content: "Guarded the empty buffer in src/lexer.ts; tests pass." },
+      { role: "user", content: "Add a regression test" },
+      { role: "assistant", content: "Added test/lexer.test.ts." },
+      { role: "user", content: "Thanks" },
+      { role: "assistant", content: "Done." }
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    const shown = JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "show", "s1"])).stdout) as { result: { text: string; extractive: boolean } }
+    expect(shown.result.extractive).toBe(false)
+    expect(shown.result.text).toBe('In this session the user asked "Fix the lexer crash on empty input" and 2 more requests; the agent last replied "Done.".')
+    expect(chatsSent().some((c) => c.includes("Fix the lexer crash on empty input"))).toBe(true)
+  })
+
+  it("a session with nothing to remember is declined (NONE): no episode", async () => {
+    const dir = fresh()
+    const r = await ingest(dir, "s2", [
+      { role: "user", content: "?" },
+      { role: "assistant", content: "Yes?" },
+      { role: "user", content: "…" },
+      { role: "assistant", content: "Ok." },
+      { role: "user", content: "!" },
+      { role: "assistant", content: "Bye." }
+    ])
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, result: { outcome: { kind: "declined" } } })
+    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({ ok: true, result: [] })
+  })
+
+  it("GET /v1/models lists the scripted model; a request tmem never makes is an error, not an answer", async () => {
+    const models = await fetch(`${server.url}/models`)
+    expect(models.status).toBe(200)
+    expect(await models.json()).toMatchObject({ object: "list", data: [{ id: "scripted", object: "model" }] })
+    const other = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "scripted", messages: [{ role: "user", content: "Write a poem" }] })
+    })
+    expect(other.status).toBe(400)
+  })
+})
+
+const chatsSent = () => server.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => JSON.stringify(r.body))
+
