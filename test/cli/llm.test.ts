@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
@@ -199,4 +199,44 @@ describe("tmem dev llm-server's answers (the demo model)", () => {
 })
 
 const chatsSent = () => server.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => JSON.stringify(r.body))
+
+describe("progress while the model thinks", () => {
+  const hasScript = spawnSync("script", ["--version"]).status === 0
+
+  it("stderr that is not a terminal gets nothing extra", async () => {
+    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 400 }) })
+    try {
+      const dir = fresh()
+      noMerge(dir)
+      await seed(dir, FACTS)
+      const r = await tmem(["--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"])
+      expect(r).toMatchObject({ code: 0, stderr: "" })
+    } finally {
+      await slow.close()
+    }
+  })
+
+  it.skipIf(!hasScript)("on a terminal a spinner names the wait, and its line is erased before the answer", async () => {
+    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 600 }) })
+    try {
+      const dir = fresh()
+      noMerge(dir)
+      await seed(dir, FACTS)
+      // script(1) runs the command on a pseudo-terminal: stdout and stderr both reach it
+      const command = [process.execPath, BIN, "--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"].map((a) => `'${a}'`).join(" ")
+      // asynchronously: the scripted server answers from this process
+      const r = await new Promise<{ stdout: string }>((resolve, reject) => {
+        const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" }, stdio: ["ignore", "pipe", "inherit"] })
+        let stdout = ""
+        child.stdout.on("data", (d) => (stdout += d))
+        child.on("error", reject)
+        child.on("close", () => resolve({ stdout }))
+      })
+      expect(r.stdout).toContain("⠋ consolidating env: waiting for the model (scripted)\u001b[K")
+      expect(r.stdout).toMatch(/\r\u001b\[Kconsolidated env \(3 → 2 entries\)/)
+    } finally {
+      await slow.close()
+    }
+  })
+})
 

@@ -8,6 +8,7 @@ import { loadConfigFile } from "../disk/configFile.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
 import * as Approvals from "../approval/Approvals.js"
+import * as Progresses from "../progress/Progresses.js"
 
 /** Options written before the subcommand: `tmem --dir D --json tool '…'`. */
 export const globalOptions = {
@@ -76,6 +77,7 @@ export const layerFor = (g: Globals, config: MemoryConfig) =>
     dir: resolveDir(g),
     config,
     notifier: g.verbose ? Notifiers.terminal() : Notifiers.silent,
+    progress: Progresses.terminal(process.stderr),
     approval: g.approve === "ask" ? Approvals.interactive(Approvals.askOn({ input: process.stdin, output: process.stderr })) : g.approve === "deny" ? Approvals.deny : Approvals.auto
   })
 
