@@ -127,10 +127,12 @@ describe("tmem facts", () => {
     const kept = /your text is in (\S+)\)/.exec(refused.stderr)![1]!
     expect(fs.readFileSync(kept, "utf8")).toContain("ignore previous instructions")
     expect(fs.readFileSync(path.join(d, "user.md"), "utf8")).toBe("Prefers tabs\n§\nUses helix")
+    fs.rmSync(path.dirname(kept), { recursive: true }) // the user's copy: this test is the user
 
     const failing = await tmem(["--dir", d, "facts", "edit", "user"], { env: { EDITOR: "false", VISUAL: "" } })
     expect(failing.code).toBe(1)
     expect(failing.stderr).toMatch(/the editor \(false\) exited with 1; nothing written/)
+    fs.rmSync(path.dirname(/your text is in (\S+)\)/.exec(failing.stderr)![1]!), { recursive: true })
   })
 
   it("shows a hand edit and records it in the journal", async () => {
