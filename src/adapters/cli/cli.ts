@@ -366,6 +366,8 @@ const runParsed = (argv: ReadonlyArray<string>, json: boolean) =>
       Effect.exit,
       Effect.flatMap((exit) => {
         if (Exit.isSuccess(exit)) return Effect.as(flush, 0)
+        // an interruption (Ctrl-C, SIGTERM) stays one: the entry point decides the exit code
+        if (Cause.isInterruptedOnly(exit.cause)) return Effect.zipRight(flush, Effect.interrupt)
         const e = Cause.failureOption(exit.cause)
         if (Option.isSome(e) && ValidationError.isValidationError(e.value)) return usageError(json, plainHelp(e.value.error).replace(/\s+/g, " ").trim())
         if (Option.isSome(e) && e.value instanceof Refused) return Effect.as(flush, 1)
@@ -376,7 +378,8 @@ const runParsed = (argv: ReadonlyArray<string>, json: boolean) =>
             return `internal error: ${d instanceof Error ? d.message : String(d)}`
           }
         })
-        return Effect.as(Effect.zipRight(flush, Console.error(`tmem: ${printable(message)}`)), 1)
+        const report = json ? Console.log(JSON.stringify({ ok: false, error: `tmem: ${message}` })) : Console.error(`tmem: ${printable(message)}`)
+        return Effect.as(Effect.zipRight(flush, report), 1)
       })
     )
   })
