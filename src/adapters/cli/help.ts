@@ -148,21 +148,20 @@ const leaves = (s: CommandSpec): ReadonlyArray<CommandSpec> => (s.children.lengt
 const line = (s: CommandSpec) => [...s.path.slice(0, -1), s.usage].join(" ")
 
 /** `tmem --help`: what tmem is, its commands with their full usage, the global options. Short on purpose. */
-export const rootHelp = (root: CommandSpec, version: string, globalsHelp: HelpDoc.HelpDoc): string => {
-  return [
+export const rootHelp = (root: CommandSpec, version: string): string =>
+  [
     `tmem ${version}: ${root.description}`,
     "",
     "Usage: tmem [global options] <command> [arguments]   (global options may also follow the command)",
     "",
     "Commands:",
     ...leaves(root).map((s) => row(line(s), s.description, 44)),
-    plainHelp(globalsHelp, ["COMMANDS", "DESCRIPTION"]).replace("\nOptions:", "\nGlobal options:"),
+    plainHelp(root.help, ["COMMANDS", "DESCRIPTION"]).replace("\nOptions:", "\nGlobal options:"),
     row("-h, --help", "this help; `tmem <command> --help` for one command", 28),
     row("--version", "print the version", 28),
     "",
     "Shell completions: tmem --completions bash|zsh|fish|sh (see docs/CLI.md). Documentation: docs/CLI.md."
   ].join("\n")
-}
 
 /** `tmem facts add --help`: the full command line, then the command's own description, arguments and options. */
 export const commandHelp = (s: CommandSpec): string => {
@@ -226,7 +225,7 @@ export const frontEnd = (root: CommandSpec, version: string, args: ReadonlyArray
     }
   }
   // `tmem` alone is a request for help, not a mistake
-  if (help || args.length === 0) return { _tag: "Help", text: node === root ? rootHelp(root, version, root.help) : commandHelp(node) }
+  if (help || args.length === 0) return { _tag: "Help", text: node === root ? rootHelp(root, version) : commandHelp(node) }
   if (showVersion) return { _tag: "Version" }
   return { _tag: "Run", args: [...globals, ...path, ...rest], json }
 }
