@@ -14,6 +14,9 @@ describe("tmem: options, help and usage errors", () => {
     expect(help.stdout).toMatch(/^tmem 0\.1\.0: tiered-memory/)
     expect(await tmem(["--dir", dir, "--version"])).toMatchObject({ code: 0, stdout: "tmem 0.1.0\n", stderr: "" })
     expect((await tmem(["--dir", dir, "facts", "add", "--help"])).code).toBe(0)
+    const alone = await tmem([])
+    expect(alone).toMatchObject({ code: 0, stderr: "" })
+    expect(alone.stdout).toMatch(/^tmem 0\.1\.0: tiered-memory/)
   })
 
   it("an unknown option says so on one line, exit 2, wherever it is", async () => {
