@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
+    globalSetup: ["test/support/globalSetup.ts"],
     pool: "forks",
     maxWorkers: 2,
     minWorkers: 1,

@@ -22,7 +22,8 @@ await build({
   format: "cjs",
   target: "node20",
   minify: true,
-  sourcemap: "linked",
+  // no source map: it would map into every bundled dependency (11 MB) and ship in the npm package
+  sourcemap: false,
   legalComments: "linked",
   plugins: [unreachable],
   // undici (half a megabyte) is only reached through the lazily loaded HTTP adapters; left out of the bundle it is

@@ -54,7 +54,7 @@ export { deriveSessionProvenance, episodeTaintSources, type EpisodeProvenance, i
 export * as DiskDerivedFiles from "./adapters/disk/DiskDerivedFiles.js"
 export * as MemoryDerivedFiles from "./adapters/memory/MemoryDerivedFiles.js"
 export { addFact, judgeMerge, factStats, loadFacts, parseTarget, readFacts, removeFact, replaceFact, rewriteFacts, type AddOutcome, type FactStats } from "./app/facts.js"
-export { dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, parseToolArgs, runMemoryTool, type ToolResult } from "./app/memoryTool.js"
+export { decodeToolArgs, dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, parseToolArgs, runMemoryTool, type ToolResult } from "./app/memoryTool.js"
 export { freezeMemoryBlock, memoryBlock, openPromptSession, readout, type SystemMessage } from "./app/prompt.js"
 export { Settings } from "./app/Settings.js"
 export { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, DEFAULT_LLM, type EmbeddingConfig, type LlmConfig, type MemoryConfig } from "./domain/config/MemoryConfig.js"

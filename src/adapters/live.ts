@@ -9,6 +9,8 @@ import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
 import type { Approval } from "../ports/Approval.js"
 import type { Notifier } from "../ports/Notifier.js"
+import type { Progress } from "../ports/Progress.js"
+import * as Progresses from "./progress/Progresses.js"
 import * as Approvals from "./approval/Approvals.js"
 import * as DiskDerivedFiles from "./disk/DiskDerivedFiles.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
@@ -27,6 +29,8 @@ export interface LiveOptions {
   readonly approval?: Layer.Layer<Approval>
   /** How long closing waits for background work before interrupting it (default 15 s, spec episodes §3.1.4). */
   readonly backgroundDrain?: Duration.DurationInput
+  /** Where long work shows that it is under way; default: nowhere. */
+  readonly progress?: Layer.Layer<Progress>
 }
 
 // The HTTP adapters (and undici behind them) load only when configured: the default start stays small and
@@ -55,7 +59,8 @@ export const liveLayer = (options: LiveOptions) =>
         llmFor(options.config),
         Settings.layer(options.config),
         options.notifier ?? Notifiers.silent,
-        options.approval ?? Approvals.auto
+        options.approval ?? Approvals.auto,
+        options.progress ?? Progresses.silent
       )
     )
   )

@@ -1,4 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Ref } from "effect"
+import { during } from "../ports/Progress.js"
 import { buildVectorIndex, searchVectorIndex, type VectorIndex } from "../domain/embedding/vector.js"
 import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
 import type { Episode } from "../domain/episodes/store.js"
@@ -83,7 +84,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
           yield* files.write(VECTORS_FILE, encodeVectors({ ids: built.ids, index: vectors }))
           yield* files.write(META_FILE, new TextEncoder().encode(JSON.stringify({ fingerprint: embedder.space.id, corpus: fingerprint })))
           return built
-        })
+        }).pipe(during(`rebuilding the episode index (${episodes.length} episodes, ${embedder.space.model})`))
 
       /** The persisted index, when its embedding space and corpus are exactly the current ones (spec §9.6). */
       const load = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>

@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, Either, ExecutionStrategy, Fiber, Layer, Option, Ref, Schema, Scope } from "effect"
+import { during } from "../ports/Progress.js"
 import { usedBytes } from "../domain/facts/codec.js"
 import { consolidationPrompt, normaliseConsolidation, parseConsolidation } from "../domain/facts/consolidation.js"
 import { ConsolidationConflict, MemoryDisabled } from "../domain/facts/errors.js"
@@ -58,7 +59,7 @@ export const consolidateFacts = Effect.fn("consolidateFacts")(function* (target:
   const prompt = consolidationPrompt(target, before)
   const answer = yield* llm
     .complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: answerBudget(before), json: true })
-    .pipe(Effect.mapError((e) => new ConsolidationLlmFailed({ detail: e.message })))
+    .pipe(during(`consolidating ${target}: waiting for the model (${llm.info.model})`), Effect.mapError((e) => new ConsolidationLlmFailed({ detail: e.message })))
   const entries = normaliseConsolidation(yield* parseConsolidation(answer), before.length)
   // `[]` or `[""]` is the model declining: a successful no-op, as in the spec.
   if (entries.length === 0) return { kind: "unchanged", target, count: before.length } satisfies ConsolidationOutcome

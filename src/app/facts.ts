@@ -1,4 +1,5 @@
 import { Duration, Effect, Either, Option } from "effect"
+import { during } from "../ports/Progress.js"
 import { conflictRetry } from "./retry.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { bestMatch } from "../domain/embedding/index.js"
@@ -42,7 +43,7 @@ export const loadFacts = Effect.fn("loadFacts")(function* (target: Target) {
  */
 export const probeMerge = Effect.fn("probeMerge")(function* (entries: ReadonlyArray<string>, content: string) {
   const embedder = yield* Embedder
-  const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(Effect.option)
+  const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
   if (vectors._tag === "None") return undefined
   const query = vectors.value[entries.length]
   if (query === undefined) return undefined
@@ -62,6 +63,7 @@ export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, i
   if (!llm.info.available) return undefined
   const prompt = judgementPrompt(existing, incoming)
   const answer = yield* llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 4 }).pipe(
+    during(`asking the model (${llm.info.model}) whether to merge`),
     // an add must not wait on a slow model (its own timeout and retries could add up to minutes)
     Effect.timeoutOption(JUDGEMENT_TIMEOUT),
     Effect.option

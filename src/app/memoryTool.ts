@@ -1,6 +1,7 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { FIELD_LIMIT, FieldTooLong } from "../domain/facts/errors.js"
 import type { Target } from "../domain/facts/schema.js"
+import { printable } from "../domain/text/printable.js"
 import { goQuote, plural, preview, trimSpace, utf8Bytes } from "../domain/text/utf8.js"
 import { addFact, factStats, loadFacts, parseTarget, removeFact, replaceFact } from "./facts.js"
 import { Settings } from "./Settings.js"
@@ -79,6 +80,14 @@ export const parseToolArgs = (json: string): Either.Either<MemoryToolArgs, strin
   } catch (e) {
     return Either.left(`invalid arguments: ${e instanceof Error ? e.message : String(e)}`)
   }
+  return decodeToolArgs(value)
+}
+
+/**
+ * Checks arguments that arrived as a value (a library caller's object, or parsed JSON) exactly as the JSON path
+ * does: anything that is not the tool's object is `invalid arguments: …`, never a TypeError further in.
+ */
+export const decodeToolArgs = (value: unknown): Either.Either<MemoryToolArgs, string> => {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return Either.left("invalid arguments: expected a JSON object such as {\"action\":\"stats\",\"target\":\"user\"}")
   return Schema.decodeUnknownEither(MemoryToolArgs, { errors: "first" })(value).pipe(
@@ -208,7 +217,7 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         // Fail closed: an unknown id reads as pending, so the answer never tells a quarantined episode from none.
         const episode = yield* findEpisode(id)
         if (episode === undefined || isPendingReview(episode.provenance))
-          return failure(`episode ${id} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`)
+          return failure(`episode ${printable(id)} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`)
         return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
       }
       default:
@@ -221,9 +230,9 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
     Effect.catchAll((e) => Effect.succeed(failure(e.message)))
   )
 
-/** The tool as an agent calls it: a JSON string in, a JSON object out. */
-export const runMemoryTool = (json: string) =>
-  Either.match(parseToolArgs(json), {
+/** The tool as an agent calls it: a JSON string (or an already parsed value) in, a JSON object out. */
+export const runMemoryTool = (args: unknown) =>
+  Either.match(typeof args === "string" ? parseToolArgs(args) : decodeToolArgs(args), {
     onLeft: (error) => Effect.succeed(failure(error)),
     onRight: dispatchMemoryTool
   })

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { during } from "../ports/Progress.js"
 import { cosine } from "../domain/embedding/index.js"
 import { type EpisodeHit, formatEpisodeContext, parseRanking, RECALL_KEEP, RECALL_OVERFETCH, RECALL_RAW_HITS, rankerPrompt, recallQuery } from "../domain/episodes/recall.js"
 import { type Episode, newestFirst, previewOf } from "../domain/episodes/store.js"
@@ -49,7 +50,9 @@ const llmRank = (query: string, items: ReadonlyArray<Episode>) =>
     const config = yield* Settings
     if (!config.llmSearch || !llm.info.available || items.length === 0) return undefined
     const prompt = rankerPrompt(query, items.map(previewOf))
-    const reply = yield* Effect.option(llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 256 }))
+    const reply = yield* Effect.option(
+      llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 256 }).pipe(during(`ranking with the model (${llm.info.model})`))
+    )
     if (Option.isNone(reply)) return undefined
     const ranking = parseRanking(reply.value, items.length)
     return ranking.kind === "none" ? [] : ranking.kind === "order" ? ranking.indices.map((i) => items[i]!) : undefined
@@ -64,7 +67,8 @@ const rankedFullSearch = (query: string) =>
     const ranked = yield* llmRank(query, recallable)
     if (ranked !== undefined) return ranked
     const previews = recallable.map(previewOf)
-    const vectors = yield* Effect.option((yield* Embedder).embed([...previews, query], [...previews, query]))
+    const embedder = yield* Embedder
+    const vectors = yield* Effect.option(embedder.embed([...previews, query], [...previews, query]).pipe(during(`embedding (${embedder.space.model})`)))
     if (Option.isNone(vectors)) return recallable
     const q = vectors.value[previews.length]!
     // stable: equal scores keep recency order

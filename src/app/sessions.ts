@@ -1,4 +1,5 @@
 import { DateTime, Effect, Either, Option, Schema } from "effect"
+import { during } from "../ports/Progress.js"
 import { conflictRetry } from "./retry.js"
 import { combinedRequest, episodeRequest, factCandidates, factsRequest, parseCombinedReply, parseFactsReply, type RawFact } from "../domain/episodes/prompts.js"
 import { validSessionId } from "../domain/episodes/sessionId.js"
@@ -116,7 +117,9 @@ export type ExtractionOutcome =
     }
 
 const ask = (r: LlmRequestText, maxTokens: number) =>
-  Effect.flatMap(Llm, (llm) => llm.complete({ system: r.system, messages: [{ role: "user", content: r.user }], maxTokens, json: false }))
+  Effect.flatMap(Llm, (llm) =>
+    llm.complete({ system: r.system, messages: [{ role: "user", content: r.user }], maxTokens, json: false }).pipe(during(`summarising the session: waiting for the model (${llm.info.model})`))
+  )
 
 /**
  * What the model makes of the session (spec §3.2.3): the episode text (or why there is none) and durable facts.

@@ -141,4 +141,26 @@ describe("openMemory (the Promise facade)", () => {
       await server.close()
     }
   }, 20_000)
+
+  it("checks an object argument exactly as the JSON string: a typed refusal, never a TypeError, nothing written", async () => {
+    const dir = fresh()
+    const memory = await openMemory({ dir })
+    const bad: ReadonlyArray<unknown> = [
+      { action: "add", target: "user", content: 5 },
+      null,
+      [],
+      7,
+      { target: "user", content: "no action" },
+      { action: "add", target: ["user"], content: "a" },
+      { action: "replace", target: "env", old_text: {}, content: "a" }
+    ]
+    for (const args of bad) {
+      const viaObject = await memory.tool(args as never)
+      const viaJson = await memory.tool(JSON.stringify(args))
+      expect(viaObject, JSON.stringify(args)).toEqual({ success: false, error: expect.stringMatching(/^invalid arguments: /) })
+      expect(viaObject).toEqual(viaJson)
+    }
+    await memory.close()
+    expect(fs.existsSync(path.join(dir, "user.md")) && fs.readFileSync(path.join(dir, "user.md"), "utf8") !== "").toBe(false)
+  })
 })

@@ -127,10 +127,12 @@ describe("tmem facts", () => {
     const kept = /your text is in (\S+)\)/.exec(refused.stderr)![1]!
     expect(fs.readFileSync(kept, "utf8")).toContain("ignore previous instructions")
     expect(fs.readFileSync(path.join(d, "user.md"), "utf8")).toBe("Prefers tabs\n§\nUses helix")
+    fs.rmSync(path.dirname(kept), { recursive: true }) // the user's copy: this test is the user
 
     const failing = await tmem(["--dir", d, "facts", "edit", "user"], { env: { EDITOR: "false", VISUAL: "" } })
     expect(failing.code).toBe(1)
     expect(failing.stderr).toMatch(/the editor \(false\) exited with 1; nothing written/)
+    fs.rmSync(path.dirname(/your text is in (\S+)\)/.exec(failing.stderr)![1]!), { recursive: true })
   })
 
   it("shows a hand edit and records it in the journal", async () => {
@@ -179,7 +181,7 @@ describe("tmem prompt, events, errors", () => {
     // several polling rounds later, each event has still been printed exactly once
     await new Promise((r) => setTimeout(r, 800))
     follower.kill()
-    const lines = out.trim().split("\n").map((l) => JSON.parse(l))
+    const lines = out.trim().split("\n").map((l) => (JSON.parse(l) as { ok: true; result: unknown }).result)
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatchObject({ type: "fact_added", target: "env", content: "Redis 7 on port 6380", stream: "facts/env", version: 1 })
     expect(lines[1]).toMatchObject({ type: "fact_added", target: "user", content: "Prefers tabs", stream: "facts/user", version: 1 })

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
@@ -147,3 +147,96 @@ describe("tmem dev llm-server", () => {
     expect(await exited).toBe(0)
   })
 })
+
+describe("tmem dev llm-server's answers (the demo model)", () => {
+  const ingest = async (dir: string, id: string, messages: ReadonlyArray<{ role: string; content: string }>) => {
+    fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ session_id: id, workspace: dir, messages }))
+    return tmem(["--dir", dir, ...llm(), "--json", "session", "ingest", path.join(dir, `${id}.json`)])
+  }
+
+  it("a session's episode is a summary made of that session, never a canned sentence", async () => {
+    const dir = fresh()
+    const r = await ingest(dir, "s1", [
+      { role: "user", content: "Fix the lexer crash on empty input" },
+      { role: "assistant", content: "Guarded the empty buffer in src/lexer.ts; tests pass." },
+      { role: "user", content: "Add a regression test" },
+      { role: "assistant", content: "Added test/lexer.test.ts." },
+      { role: "user", content: "Thanks" },
+      { role: "assistant", content: "Done." }
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    const shown = JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "show", "s1"])).stdout) as { result: { text: string; extractive: boolean } }
+    expect(shown.result.extractive).toBe(false)
+    expect(shown.result.text).toBe('In this session the user asked "Fix the lexer crash on empty input" and 2 more requests; the agent last replied "Done.".')
+    expect(chatsSent().some((c) => c.includes("Fix the lexer crash on empty input"))).toBe(true)
+  })
+
+  it("a session with nothing to remember is declined (NONE): no episode", async () => {
+    const dir = fresh()
+    const r = await ingest(dir, "s2", [
+      { role: "user", content: "?" },
+      { role: "assistant", content: "Yes?" },
+      { role: "user", content: "…" },
+      { role: "assistant", content: "Ok." },
+      { role: "user", content: "!" },
+      { role: "assistant", content: "Bye." }
+    ])
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, result: { outcome: { kind: "declined" } } })
+    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({ ok: true, result: [] })
+  })
+
+  it("GET /v1/models lists the scripted model; a request tmem never makes is an error, not an answer", async () => {
+    const models = await fetch(`${server.url}/models`)
+    expect(models.status).toBe(200)
+    expect(await models.json()).toMatchObject({ object: "list", data: [{ id: "scripted", object: "model" }] })
+    const other = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "scripted", messages: [{ role: "user", content: "Write a poem" }] })
+    })
+    expect(other.status).toBe(400)
+  })
+})
+
+const chatsSent = () => server.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => JSON.stringify(r.body))
+
+describe("progress while the model thinks", () => {
+  const hasScript = spawnSync("script", ["--version"]).status === 0
+
+  it("stderr that is not a terminal gets nothing extra", async () => {
+    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 400 }) })
+    try {
+      const dir = fresh()
+      noMerge(dir)
+      await seed(dir, FACTS)
+      const r = await tmem(["--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"])
+      expect(r).toMatchObject({ code: 0, stderr: "" })
+    } finally {
+      await slow.close()
+    }
+  })
+
+  it.skipIf(!hasScript)("on a terminal a spinner names the wait, and its line is erased before the answer", async () => {
+    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 600 }) })
+    try {
+      const dir = fresh()
+      noMerge(dir)
+      await seed(dir, FACTS)
+      // script(1) runs the command on a pseudo-terminal: stdout and stderr both reach it
+      const command = [process.execPath, BIN, "--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"].map((a) => `'${a}'`).join(" ")
+      // asynchronously: the scripted server answers from this process
+      const r = await new Promise<{ stdout: string }>((resolve, reject) => {
+        const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" }, stdio: ["ignore", "pipe", "inherit"] })
+        let stdout = ""
+        child.stdout.on("data", (d) => (stdout += d))
+        child.on("error", reject)
+        child.on("close", () => resolve({ stdout }))
+      })
+      expect(r.stdout).toContain("⠋ consolidating env: waiting for the model (scripted)\u001b[K")
+      expect(r.stdout).toMatch(/\r\u001b\[Kconsolidated env \(3 → 2 entries\)/)
+    } finally {
+      await slow.close()
+    }
+  })
+})
+

@@ -24,10 +24,12 @@ describe("tmem tool --schema", () => {
     expect(json(m.stdout)).toMatchObject({ name: "memory", inputSchema: memoryToolJsonSchema })
   })
 
-  it("needs no memory directory and ignores --json (the definition is already JSON)", async () => {
-    const r = await tmem(["--json", "tool", "--schema", "mcp"], { env: { TMEM_DIR: "/nonexistent/tmem-schema-test" } })
-    expect(r.code).toBe(0)
-    expect(json(r.stdout)).toEqual(toolDefinition("mcp"))
+  it("needs no memory directory; with --json (before or after) it has the {ok,result} shape of every command", async () => {
+    for (const argv of [["--json", "tool", "--schema", "mcp"], ["tool", "--schema", "mcp", "--json"]]) {
+      const r = await tmem(argv, { env: { TMEM_DIR: "/nonexistent/tmem-schema-test" } })
+      expect(r.code).toBe(0)
+      expect(json(r.stdout)).toEqual({ ok: true, result: toolDefinition("mcp") })
+    }
   })
 
   it("another value is a usage error: exit 2, nothing on stdout", async () => {
@@ -46,7 +48,7 @@ describe("tmem tool --schema", () => {
       const r = await tmem(argv)
       expect(r.code).toBe(2)
       expect(r.stdout).toBe("")
-      expect(r.stderr).toBe("tmem tool takes either a JSON argument or --schema, not both\n")
+      expect(r.stderr).toBe("tmem: tool takes either a JSON argument or --schema, not both; see tmem --help\n")
     }
     const stats = await tmem(["--dir", dir, "--json", "tool", '{"action":"stats","target":"user"}'])
     expect(json(stats.stdout).result.used).toBe(0)
@@ -56,7 +58,7 @@ describe("tmem tool --schema", () => {
     const r = await tmem(["tool"])
     expect(r.code).toBe(2)
     expect(r.stdout).toBe("")
-    expect(r.stderr).toBe("tmem tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp\n")
+    expect(r.stderr).toBe("tmem: tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp; see tmem --help\n")
   })
 })
 

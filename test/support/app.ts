@@ -15,6 +15,7 @@ import type { EventStore } from "../../src/ports/EventStore.js"
 import type { Llm } from "../../src/ports/Llm.js"
 import type { Approval } from "../../src/ports/Approval.js"
 import * as Approvals from "../../src/adapters/approval/Approvals.js"
+import { quietLogs } from "./logs.js"
 
 /** The app's services over a given store, collecting lifecycle events into `events`. No model unless `llm` is given. */
 export const appLayer = (
@@ -38,7 +39,8 @@ export const appLayer = (
         options.llm ?? NoneLlm.layer,
         Settings.layer({ ...DEFAULT_CONFIG, ...options.config }),
         options.events ? Notifiers.callback((e) => void options.events!.push(e)) : Notifiers.silent,
-        options.approval ?? Approvals.auto
+        options.approval ?? Approvals.auto,
+        quietLogs
       )
     )
   )

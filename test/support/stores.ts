@@ -5,6 +5,7 @@ import { NodeFiles } from "../../src/adapters/live.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
 import type { StreamCodec } from "../../src/domain/kernel/Stream.js"
 import type { EventStore } from "../../src/ports/EventStore.js"
+import { quietLogs } from "./logs.js"
 
 /** A store under test, in a fresh place; the scope removes the directory afterwards. */
 export interface StoreFixture {
@@ -23,7 +24,7 @@ export const tempDir = Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTemp
 )
 
 export const diskLayer = (dir: string, options: Partial<DiskEventStore.DiskOptions> = {}) =>
-  DiskEventStore.layer({ dir, ...options }).pipe(Layer.provide(NodeFiles))
+  Layer.merge(DiskEventStore.layer({ dir, ...options }).pipe(Layer.provide(NodeFiles)), quietLogs)
 
 export const diskFixture: StoreFixture = {
   name: "disk",

@@ -1,6 +1,6 @@
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Console, Effect, Either, Option, Schedule } from "effect"
+import { Cause, Console, Effect, Either, Exit, Option, Schedule } from "effect"
 import { spawnSync } from "node:child_process"
 import * as Path from "node:path"
 import { formatLifecycle, type LifecycleEvent } from "../../domain/events/lifecycle.js"
@@ -17,6 +17,8 @@ import { Settings } from "../../app/Settings.js"
 import { MemoryDisabled } from "../../domain/facts/errors.js"
 import { revertFacts, revertible } from "../../app/revert.js"
 import { runDemo } from "./demo.js"
+import { commandTree, frontEnd, plainHelp } from "./help.js"
+import { printable, printableLines } from "../../domain/text/printable.js"
 import type { Globals } from "./globals.js"
 import { type Output, Refused, refuse, report } from "./output.js"
 
@@ -55,15 +57,15 @@ const tool = Command.make(
   },
   ({ json, schema }) =>
     Effect.gen(function* () {
-      // A usage mistake: one line on stderr, exit 2 like @effect/cli's own usage errors.
-      const usage = (message: string) =>
-        Effect.zipRight(Console.error(message), Effect.fail(ValidationError.invalidArgument(HelpDoc.p(message))))
-      if (Option.isSome(schema)) {
-        if (Option.isSome(json)) return yield* usage("tmem tool takes either a JSON argument or --schema, not both")
-        return yield* Console.log(JSON.stringify(toolDefinition(schema.value), null, 2))
-      }
-      if (Option.isNone(json)) return yield* usage("tmem tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp")
+      // A usage mistake: reported like @effect/cli's own (one line, exit 2) by runCli.
+      const usage = (message: string) => Effect.fail(ValidationError.invalidArgument(HelpDoc.p(message)))
       const g = yield* tmem
+      if (Option.isSome(schema)) {
+        if (Option.isSome(json)) return yield* usage("tool takes either a JSON argument or --schema, not both")
+        const definition = toolDefinition(schema.value)
+        return yield* Console.log(g.json ? JSON.stringify({ ok: true, result: definition }) : JSON.stringify(definition, null, 2))
+      }
+      if (Option.isNone(json)) return yield* usage("tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp")
       return yield* report(
         g,
         Effect.gen(function* () {
@@ -250,7 +252,7 @@ const llmServer = Command.make(
     delayMs: Options.integer("delay-ms").pipe(Options.withDefault(0), Options.withDescription("wait this long before every answer"))
   },
   ({ port, host, delayMs }) =>
-    Effect.scoped(
+    Effect.flatMap(tmem, (g) => Effect.scoped(
       Effect.gen(function* () {
         if (port < 0 || port > 65535) return yield* Effect.fail({ message: `tmem: --port must be 0–65535 (got ${port})` })
         if (delayMs < 0) return yield* Effect.fail({ message: `tmem: --delay-ms must be 0 or more (got ${delayMs})` })
@@ -269,12 +271,15 @@ const llmServer = Command.make(
           }),
           (s) => Effect.promise(() => s.close())
         )
-        yield* Console.log(`scripted OpenAI-compatible server listening on ${server.url}`)
-        yield* Console.log(`try: tmem --llm-url ${server.url} --llm-model scripted facts consolidate env   (Ctrl-C stops it)`)
+        if (g.json) yield* Console.log(JSON.stringify({ ok: true, result: { url: server.url, model: "scripted" } }))
+        else {
+          yield* Console.log(`scripted OpenAI-compatible server listening on ${server.url}`)
+          yield* Console.log(`try: tmem --llm-url ${server.url} --llm-model scripted facts consolidate env   (Ctrl-C stops it)`)
+        }
         yield* runsUntilSignal
         return yield* Effect.never
       })
-    ).pipe(Effect.catchAll((e) => Effect.zipRight(Console.error(e.message), Effect.fail(new Refused()))))
+    ).pipe(Effect.catchAll((e) => refuse(g, e.message))))
 ).pipe(Command.withDescription("serve a deterministic OpenAI-compatible model and embedder on loopback, for demos and tests"))
 
 const dev = Command.make("dev").pipe(
@@ -299,7 +304,8 @@ const events = Command.make(
       const print = (cursor: Cursor) =>
         Effect.gen(function* () {
           const { events: list, cursor: next } = yield* lifecycleHistory(cursor)
-          for (const e of list) yield* Console.log(g.json ? JSON.stringify(e) : historyLine(e))
+          // one line per event, each in the {"ok":…} shape of every --json answer
+          for (const e of list) yield* Console.log(g.json ? JSON.stringify({ ok: true, result: e }) : historyLine(e))
           return next
         })
       if (!follow)
@@ -335,22 +341,71 @@ export const command = tmem.pipe(
   Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, mcpCommand, demo, dev])
 )
 
-const app = Command.run(command, { name: "tmem", version: "0.1.0" })
+const VERSION = "0.1.0"
+const app = Command.run(command, { name: "tmem", version: VERSION })
+const tree = commandTree(command)
+
+/** A usage mistake: one line (stderr, or the `{"ok":false}` object with --json), exit 2. */
+const usageError = (json: boolean, message: string) =>
+  Effect.as(
+    json
+      ? Console.log(JSON.stringify({ ok: false, error: `tmem: ${message}` }))
+      : Console.error(`tmem: ${printable(message)}; see tmem --help`),
+    2
+  )
+
+/**
+ * Runs the parsed command. Its error lines are held until it ends: when @effect/cli refuses the command line it
+ * has already printed its own (coloured, multi-line) account, which is replaced by one line; any other error line
+ * is printed as it was written, made printable.
+ */
+const runParsed = (argv: ReadonlyArray<string>, json: boolean) =>
+  Effect.flatMap(Effect.console, (console) => {
+    const errors: Array<string> = []
+    const held = { ...console, error: (...args: ReadonlyArray<unknown>) => Effect.sync(() => void errors.push(args.map(String).join(" "))) }
+    const flush = Effect.forEach(errors, (line) => Console.error(printableLines(line)), { discard: true })
+    return app(argv).pipe(
+      Console.withConsole(held),
+      Effect.exit,
+      Effect.flatMap((exit) => {
+        if (Exit.isSuccess(exit)) return Effect.as(flush, 0)
+        // an interruption (Ctrl-C, SIGTERM) stays one: the entry point decides the exit code
+        if (Cause.isInterruptedOnly(exit.cause)) return Effect.zipRight(flush, Effect.interrupt)
+        const e = Cause.failureOption(exit.cause)
+        if (Option.isSome(e) && ValidationError.isValidationError(e.value)) return usageError(json, plainHelp(e.value.error).replace(/\s+/g, " ").trim())
+        if (Option.isSome(e) && e.value instanceof Refused) return Effect.as(flush, 1)
+        const message = Option.match(e, {
+          onSome: (v) => String((v as { message?: unknown }).message ?? v),
+          onNone: () => {
+            const d = Cause.squash(exit.cause)
+            return `internal error: ${d instanceof Error ? d.message : String(d)}`
+          }
+        })
+        const report = json ? Console.log(JSON.stringify({ ok: false, error: `tmem: ${message}` })) : Console.error(`tmem: ${printable(message)}`)
+        return Effect.as(Effect.zipRight(flush, report), 1)
+      })
+    )
+  })
 
 /**
  * Runs the CLI and returns the exit code: 0 success, 1 refused or failed (already reported), 2 usage.
  * Never fails, so tests can run it in-process with a captured Console.
  */
 export const runCli = (argv: ReadonlyArray<string>) =>
-  app(argv).pipe(
-    Effect.as(0),
-    Effect.catchAll((e) => {
-      if (e instanceof Refused) return Effect.succeed(1)
-      if (ValidationError.isValidationError(e)) return Effect.succeed(2)
-      return Effect.as(Console.error(`tmem: ${String((e as { message?: unknown }).message ?? e)}`), 1)
-    }),
-    Effect.catchAllDefect((d) => Effect.as(Console.error(`tmem: internal error: ${d instanceof Error ? d.message : String(d)}`), 1))
-  )
+  Effect.suspend(() => {
+    const [runtime = "node", script = "tmem", ...args] = argv
+    const front = frontEnd(tree, VERSION, args)
+    switch (front._tag) {
+      case "Help":
+        return Effect.as(Console.log(front.text), 0)
+      case "Version":
+        return Effect.as(Console.log(`tmem ${VERSION}`), 0)
+      case "Usage":
+        return usageError(front.json, front.message)
+      case "Run":
+        return runParsed([runtime, script, ...front.args], front.json)
+    }
+  })
 
 export { refuse }
 export type { Globals }

@@ -8,7 +8,7 @@ import { loadConfigFile } from "../disk/configFile.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
 import * as Approvals from "../approval/Approvals.js"
-import * as Readline from "node:readline"
+import * as Progresses from "../progress/Progresses.js"
 
 /** Options written before the subcommand: `tmem --dir D --json tool '…'`. */
 export const globalOptions = {
@@ -72,28 +72,13 @@ export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInv
 }
 
 /** The live layer for these options. */
-/** One line from the terminal, the prompt on stderr so stdout stays the command's output. */
-const askOnTerminal = (prompt: string): Promise<string | undefined> =>
-  new Promise((resolve) => {
-    const rl = Readline.createInterface({ input: process.stdin, output: process.stderr, terminal: false })
-    let answered = false
-    process.stderr.write(prompt)
-    rl.once("line", (line) => {
-      answered = true
-      rl.close()
-      resolve(line)
-    })
-    rl.once("close", () => {
-      if (!answered) resolve(undefined)
-    })
-  })
-
 export const layerFor = (g: Globals, config: MemoryConfig) =>
   liveLayer({
     dir: resolveDir(g),
     config,
     notifier: g.verbose ? Notifiers.terminal() : Notifiers.silent,
-    approval: g.approve === "ask" ? Approvals.interactive(askOnTerminal) : g.approve === "deny" ? Approvals.deny : Approvals.auto
+    progress: Progresses.terminal(process.stderr),
+    approval: g.approve === "ask" ? Approvals.interactive(Approvals.askOn({ input: process.stdin, output: process.stderr })) : g.approve === "deny" ? Approvals.deny : Approvals.auto
   })
 
 export type LiveServices = Layer.Layer.Success<ReturnType<typeof layerFor>>

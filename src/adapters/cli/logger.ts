@@ -1,4 +1,5 @@
 import { Logger, LogLevel } from "effect"
+import { printable } from "../../domain/text/printable.js"
 
 /** Warnings (repairs the store made, fallbacks) as one plain line on stderr; debug noise stays out. */
 export const cliLogger = Logger.replace(
@@ -6,6 +7,7 @@ export const cliLogger = Logger.replace(
   Logger.make(({ logLevel, message }) => {
     if (LogLevel.lessThan(logLevel, LogLevel.Warning)) return
     const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
-    process.stderr.write(`tmem: ${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ${text.replace(/^memory: /, "")}\n`)
+    // on a terminal, first erase a progress spinner's line so the warning is not written into it
+    process.stderr.write(`${process.stderr.isTTY ? "\r\u001b[K" : ""}tmem: ${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ${printable(text.replace(/^memory: /, ""))}\n`)
   })
 )

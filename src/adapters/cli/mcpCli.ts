@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { layerFor, resolveConfig } from "./globals.js"
 import { Refused } from "./output.js"
 import { tmem } from "./root.js"
+import { printable } from "../../domain/text/printable.js"
 
 /**
  * `tmem mcp`: the `memory` tool and the fact files over MCP on stdio, until stdin closes. The global options
@@ -22,7 +23,7 @@ export const mcpCommand = Command.make("mcp", {}, () =>
     ).pipe(
       Effect.catchAll((e) =>
         Effect.zipRight(
-          Effect.sync(() => void process.stderr.write(`${e.message}\n`)),
+          Effect.sync(() => void process.stderr.write(`${printable(e.message)}\n`)),
           Effect.fail(new Refused())
         )
       )

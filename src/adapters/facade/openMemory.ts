@@ -3,7 +3,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Background } from "../../app/Background.js"
 import { listEpisodes, promoteEpisode } from "../../app/episodes.js"
-import { type MemoryToolArgs, parseToolArgs, dispatchMemoryTool, type ToolResult } from "../../app/memoryTool.js"
+import { type MemoryToolArgs, runMemoryTool, type ToolResult } from "../../app/memoryTool.js"
 import { openPromptSession, type SystemMessage } from "../../app/prompt.js"
 import { recallContext } from "../../app/recall.js"
 import { endSession, type ExtractionOutcome, onSessionEnd, recordMessage, resumePendingSessions } from "../../app/sessions.js"
@@ -106,11 +106,8 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
     resumePendingSessions(zone).pipe(Effect.catchAll((e) => Effect.logWarning(`memory: owed session-end work not resumed: ${e.message}`)))
   )
   return {
-    tool: (args) => {
-      if (typeof args !== "string") return run(dispatchMemoryTool(args))
-      const parsed = parseToolArgs(args)
-      return parsed._tag === "Left" ? Promise.resolve<ToolResult>({ success: false, error: parsed.left }) : run(dispatchMemoryTool(parsed.right))
-    },
+    // a plain-JS caller can pass anything; it is checked as strictly as the model's JSON string
+    tool: (args) => run(runMemoryTool(args)),
     openPrompt: async (sessionId) => {
       const turn = await run(openPromptSession(sessionId))
       return (t) => run(turn(t))
