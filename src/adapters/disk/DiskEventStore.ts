@@ -1,8 +1,7 @@
-import { Duration, Effect, Either, Layer, Schedule, Schema } from "effect"
+import { Effect, Either, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import lockfile from "proper-lockfile"
 import { foldEvents } from "../../domain/kernel/Decider.js"
 import { type Batch, batchCodec, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
@@ -10,6 +9,7 @@ import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } f
 import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
 import * as Files from "./files.js"
+import * as Lock from "./lock.js"
 
 /** Where each projected stream is written, relative to the memory directory (odek's layout). */
 export const PROJECTION_FILES: Readonly<Record<string, string>> = { "facts/user": "user.md", "facts/env": "env.md" }
@@ -21,6 +21,8 @@ export interface DiskOptions {
   readonly lockWaitMs?: number
   /** Crash-test hook: runs after the journal line is durable and before the projection is renamed into place. */
   readonly beforeProjectionRename?: (stream: string) => void
+  /** Test hook: runs under the lock just before a batch's journal line is checked against the journal and appended. */
+  readonly beforeJournalAppend?: (stream: string) => void
 }
 
 const JournalLine = Schema.Struct({
@@ -62,7 +64,8 @@ const mutexFor = (key: string) => {
 
 /** Thrown inside the synchronous parts and turned into the typed error at their boundary. */
 class Failure extends Error {
-  constructor(readonly error: StoreError) {
+  /** `conflict`: the journal moved on under the lock; an append reports it as the conflict it is. */
+  constructor(readonly error: StoreError, readonly conflict?: VersionConflict) {
     super(error.message)
   }
 }
@@ -89,8 +92,8 @@ export const make = (options: DiskOptions) =>
         throw new Failure(storeError(stream, shown(p), action, e))
       }
     }
-    const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> =>
-      Effect.try({ try: f, catch: (e) => (e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` })) })
+    const failureOf = (e: unknown) => (e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` }))
+    const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> => Effect.try({ try: f, catch: failureOf })
 
     const checkStream = (stream: string) =>
       isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}` }))
@@ -252,6 +255,47 @@ export const make = (options: DiskOptions) =>
       for (const [, target, content] of ordered) io(stream, target, "write", () => writeProjectionNow(target, content))
     }
 
+    /** The version of the journal's last complete line, read backwards through `fd`; "partial" when it ends mid-line. */
+    const lastVersionAt = (stream: string, jp: string, fd: number): number | "partial" => {
+      const size = fs.fstatSync(fd).size
+      if (size === 0) return 0
+      for (let chunk = Math.min(size, 4096); ; chunk = Math.min(size, chunk * 4)) {
+        const buf = Files.readRange(fd, size - chunk, chunk)
+        if (buf[buf.length - 1] !== 10) return "partial"
+        const start = buf.lastIndexOf(10, buf.length - 2) + 1
+        if (start === 0 && chunk < size) continue
+        const line = parseLine(lossyUtf8.decode(buf.subarray(start, buf.length - 1)))
+        if (Either.isLeft(line)) throw locateDamage(stream, jp)
+        return line.right.version
+      }
+    }
+
+    /**
+     * Appends a batch's line only onto the batch it follows. The lock makes a mismatch impossible; should the lock ever
+     * fail (its file deleted by hand, a file system whose locks do nothing), the last line is re-read through the very
+     * descriptor the line is appended with, just before writing, so the journal never gets two batches with one version.
+     */
+    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Files.Pending =>
+      io(stream, jp, "append to", () => {
+        options.beforeJournalAppend?.(stream)
+        const fd = fs.openSync(jp, "a+", 0o600)
+        try {
+          const found = lastVersionAt(stream, jp, fd)
+          if (found !== versionBefore) {
+            const text = found === "partial"
+              ? `memory: ${rel(jp)} ends in a partial line that another writer is appending without the lock; nothing was written; retry`
+              : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
+            const conflict = found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
+            throw new Failure(new StoreError({ stream, text }), conflict)
+          }
+          Files.writeAll(fd, bytes)
+        } catch (e) {
+          fs.closeSync(fd)
+          throw e
+        }
+        return { fd, path: jp }
+      })
+
     /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
     interface Staged<S, E> {
       readonly result: Appended<S, E>
@@ -280,7 +324,7 @@ export const make = (options: DiskOptions) =>
       const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
       let journal: Files.Pending
       try {
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+        journal = appendBatch(stream, jp, versionBefore, utf8.encode(`${JSON.stringify(line)}\n`))
       } catch (e) {
         if (temp !== undefined) {
           Files.closeQuietly(temp)
@@ -347,7 +391,7 @@ export const make = (options: DiskOptions) =>
       let journal: Files.Pending
       try {
         for (const [, target, content] of ordered) temps.push({ pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))), target })
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, utf8.encode(`${JSON.stringify(line)}\n`)))
+        journal = appendBatch(stream, jp, version - events.length, utf8.encode(`${JSON.stringify(line)}\n`))
       } catch (e) {
         for (const t of temps) {
           Files.closeQuietly(t.pending)
@@ -381,53 +425,37 @@ export const make = (options: DiskOptions) =>
     }
 
     const commit = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string) =>
-      Effect.flatMap(attempt(() => stage(stream, codec, stateBefore, versionBefore, events, at)), (s) => Effect.as(s.finish, s.result))
+      Effect.flatMap(
+        Effect.try({
+          try: () => stage(stream, codec, stateBefore, versionBefore, events, at),
+          catch: (e) => (e instanceof Failure && e.conflict !== undefined ? e.conflict : failureOf(e))
+        }),
+        (s) => Effect.as(s.finish, s.result)
+      )
 
-    /** Takes the stream's cross-process lock, waiting with jittered back-off up to lockWaitMs for another holder. */
+    /** Takes the stream's kernel lock (./lock.ts), waiting with jittered back-off up to lockWaitMs for another holder. */
     const acquireLock = (stream: string, jp: string) =>
       Effect.suspend(() => {
         try {
           if (io(stream, path.dirname(jp), "create", () => Files.ensureDir(path.dirname(jp)))) io(stream, dir, "sync", () => Files.fsyncDir(dir))
         } catch (e) {
-          return Effect.fail(e instanceof Failure ? e.error : e)
+          return Effect.fail(failureOf(e))
         }
-        return Effect.try({
-          try: () =>
-            lockfile.lockSync(jp, {
-              realpath: false,
-              lockfilePath: `${jp}.lock`,
-              // A lock whose holder died (the crash tests kill writers) is taken over after this long; critical
-              // sections last milliseconds, and the holder refreshes the lock every second while it runs.
-              stale: 4_000,
-              update: 1_000,
-              onCompromised: () => {}
-            }),
-          catch: (e) => e
-        })
-      }).pipe(
-        Effect.retry({
-          while: (e) => (e as NodeJS.ErrnoException).code === "ELOCKED",
-          schedule: Schedule.exponential(Duration.millis(1), 1.5).pipe(
-            Schedule.union(Schedule.spaced(Duration.millis(40))),
-            Schedule.jittered,
-            Schedule.upTo(Duration.millis(lockWaitMs))
-          )
-        }),
-        Effect.mapError((e) => (e instanceof StoreError ? e : storeError(stream, shown(`${jp}.lock`), "lock", e)))
-      )
+        const lockPath = `${jp}.lock`
+        return Effect.mapError(Lock.acquire(lockPath, lockWaitMs), (e) =>
+          e instanceof Lock.LockBusy
+            ? new StoreError({
+                stream,
+                text: `memory: cannot lock ${shown(lockPath)}: another tmem process has held it for over ${Math.round(e.waitedMs / 100) / 10} s (stopped or hung?); end that process (its lock goes with it) and retry`
+              })
+            : storeError(stream, shown(lockPath), "lock", e)
+        )
+      })
 
     const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
       const jp = journalPath(stream)
       return mutexFor(jp).withPermits(1)(
-        Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, (release) =>
-          Effect.sync(() => {
-            try {
-              release()
-            } catch {
-              // already released (compromised and taken over): nothing to undo
-            }
-          })
-        )
+        Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, (fd) => Effect.sync(() => Lock.release(fd)))
       )
     }
 

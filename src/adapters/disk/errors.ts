@@ -15,8 +15,7 @@ const REASONS: Record<string, string> = {
   ENOTDIR: "a part of the path is a regular file, not a directory; choose another --dir",
   ENOSPC: "the disk is full; free space and retry",
   EDQUOT: "the disk quota is exhausted; free space and retry",
-  EISDIR: "it is a directory where a file belongs; move it aside and retry",
-  ELOCKED: "another tmem process held the lock for too long; retry"
+  EISDIR: "it is a directory where a file belongs; move it aside and retry"
 }
 
 /** A storage failure as one line: what could not be done to which path, why, and what to do about it. */

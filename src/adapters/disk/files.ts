@@ -79,7 +79,8 @@ export const appendTo = (file: string, bytes: Uint8Array): Pending => {
   return { fd, path: file }
 }
 
-const writeAll = (fd: number, bytes: Uint8Array) => {
+/** Writes every byte: a single write may be short. */
+export const writeAll = (fd: number, bytes: Uint8Array) => {
   let off = 0
   while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off)
 }
