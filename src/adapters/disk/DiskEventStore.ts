@@ -148,7 +148,7 @@ export const make = (options: DiskOptions) =>
         try {
           const info = fs.fstatSync(fd)
           const size = info.size
-          let chunk = Math.min(size, 64 * 1024)
+          let chunk = Math.min(size, 4 * 1024)
           for (;;) {
             const start = size - chunk
             const buf = Files.readRange(fd, start, chunk)
