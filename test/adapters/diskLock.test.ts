@@ -129,6 +129,14 @@ describe("the disk store's lock", () => {
       const r = yield* withStore(diskLayer(dir, { lockWaitMs: 1_000 }), (s) => s.append("facts/user", codec, 0, [added("one")], at))
       expect(r.batch.version).toBe(1)
       expect(fs.statSync(lockFile).isFile()).toBe(true)
+      // a directory with something in it is no lock of ours: a one-line error, and it stays
+      const other = `${journalOf(dir, "facts/env")}.lock`
+      fs.mkdirSync(other, { recursive: true })
+      fs.writeFileSync(path.join(other, "keep"), "")
+      fs.utimesSync(other, old, old)
+      const inTheWay = yield* Effect.either(withStore(diskLayer(dir), (s) => s.append("facts/env", factCodec("env"), 0, [FactAdded.make({ target: "env", content: "x", at })], at)))
+      expect(Either.isLeft(inTheWay) && inTheWay.left.message).toMatch(/^memory: cannot lock .*env\.jsonl\.lock: it is a directory where a file belongs; move it aside and retry \(EISDIR\)$/)
+      expect(fs.existsSync(path.join(other, "keep"))).toBe(true)
     })
   )
 })

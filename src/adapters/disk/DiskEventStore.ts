@@ -283,7 +283,7 @@ export const make = (options: DiskOptions) =>
           const found = lastVersionAt(stream, jp, fd)
           if (found !== versionBefore) {
             const text = found === "partial"
-              ? `memory: ${rel(jp)} ends in a partial line that another writer is appending without the lock; nothing was written; retry`
+              ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
               : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
             const conflict = found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
             throw new Failure(new StoreError({ stream, text }), conflict)

@@ -51,15 +51,16 @@ const lockedNow = (fd: number): boolean => {
  * An empty lock directory left by an older tmem: removed once its owner has stopped refreshing it (by that version's
  * own rule, so a still-running old writer keeps it); until then the lock is busy.
  */
-const clearLegacyDirectory = (file: string): void => {
+const clearLegacyDirectory = (file: string, isDirectory: unknown): void => {
   const info = fs.statSync(file)
   if (Date.now() - info.mtimeMs < LEGACY_STALE_MS) return
   try {
     fs.rmdirSync(file)
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    // another writer removed it first (ENOENT) or already replaced it with the lock file (ENOTDIR)
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw e
+    // another writer removed it first (ENOENT) or already replaced it with the lock file (ENOTDIR); a directory
+    // with something in it is not a lock of ours: say that a directory is in the way
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw code === "ENOTEMPTY" || code === "EEXIST" ? isDirectory : e
   }
 }
 
@@ -70,7 +71,7 @@ export const tryTake = (file: string): number | undefined => {
     fd = fs.openSync(file, FLAGS, 0o600)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EISDIR") throw e
-    clearLegacyDirectory(file)
+    clearLegacyDirectory(file, e)
     return undefined
   }
   try {
