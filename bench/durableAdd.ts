@@ -1,4 +1,4 @@
-import { Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as os from "node:os"
@@ -94,6 +94,7 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
     }
     // the cross-process lock on its own, as an add takes it: open the lock file, fcntl, close
     const lockFile = path.join(dir, "journal/facts/env.jsonl.lock")
+    await Effect.runPromise(Lock.ready)
     for (let i = 0; i < 2_000; i++) {
       const a = nowMs()
       Lock.release(Lock.tryTake(lockFile)!)

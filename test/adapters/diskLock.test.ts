@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit, FastCheck as fc, Fiber, Layer, Logger } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -19,6 +19,9 @@ const withStore = <A, E>(layer: Layer.Layer<EventStore>, f: (store: EventStore["
 /** Runs with the store's warnings collected instead of printed (the repairs these tests provoke are expected). */
 const quietly = <A, E, R>(effect: Effect.Effect<A, E, R>, warnings: Array<string> = []) =>
   Effect.provide(effect, Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void warnings.push(String(message)))))
+
+// the addon loads on the first lock; these tests also take the lock directly
+beforeAll(() => Effect.runPromise(Lock.ready))
 
 const lines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [])
 const journalOf = (dir: string, stream: string) => path.join(dir, "journal", `${stream}.jsonl`)

@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect } from "effect"
-import native from "fs-native-extensions"
+import type { addon } from "./lockAddon.js"
 import * as fs from "node:fs"
 
 /**
@@ -16,6 +16,18 @@ import * as fs from "node:fs"
  * one the name points to lets go and tries again, so writers never split across two files for long, and the
  * journal's own version check (DiskEventStore) refuses a batch that does not follow its last line.
  */
+
+let native: typeof addon | undefined
+
+/**
+ * Loads the addon, once. It is loaded on the first lock rather than at start-up, so commands that only read
+ * (`tmem prompt`, `tmem facts show`) never pay for resolving and opening a native library.
+ */
+export const ready: Effect.Effect<void, unknown> = Effect.suspend(() =>
+  native !== undefined
+    ? Effect.void
+    : Effect.tryPromise({ try: () => import("./lockAddon.js"), catch: (e) => e }).pipe(Effect.map((m) => void (native ??= m.addon)))
+)
 
 /** Write access is needed: an exclusive lock on a descriptor opened read-only fails with EBADF. */
 const FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0)
@@ -38,6 +50,7 @@ const closeQuietly = (fd: number) => {
 }
 
 const lockedNow = (fd: number): boolean => {
+  if (native === undefined) throw new Error("the lock addon is not loaded yet (Lock.ready)")
   try {
     return native.tryLock(fd)
   } catch (e) {
@@ -104,7 +117,7 @@ const pauseMs = (attempt: number) => Math.min(8, 0.25 * 1.5 ** attempt) * (0.5 +
  * lock is always handed to the caller (who releases it) and never dropped by an interruption.
  */
 export const acquire = (file: string, waitMs: number): Effect.Effect<number, LockBusy | unknown> =>
-  Effect.flatMap(Clock.currentTimeMillis, (start) => {
+  Effect.flatMap(Effect.zipRight(ready, Clock.currentTimeMillis), (start) => {
     const attempt = (n: number): Effect.Effect<number, LockBusy | unknown> =>
       Effect.flatMap(
         Effect.try({ try: () => tryTake(file), catch: (e) => e }),
