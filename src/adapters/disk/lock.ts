@@ -111,10 +111,11 @@ const pauseMs = (attempt: number) => Math.min(8, 0.25 * 1.5 ** attempt) * (0.5 +
 /**
  * Takes the lock, polling with jittered back-off for up to `waitMs`. Not the addon's blocking wait: that would park
  * a libuv thread-pool thread (4 by default) in fcntl(F_OFD_SETLKW) for as long as another process holds the lock,
- * and could not be given up after `waitMs`. A few such waits (one per stream) would starve this process's fsyncs,
- * which run in the same pool — while it holds another stream's lock that a process it waits for may need next: a
- * deadlock. Polling keeps every wait on a timer; only the pauses are interruptible, so a descriptor that holds the
- * lock is always handed to the caller (who releases it) and never dropped by an interruption.
+ * and could not be given up after `waitMs`. A few such waits (one per stream) would fill the pool and starve this
+ * process's fsyncs, which run there: holding another stream's lock meanwhile, it could never finish that write and
+ * release it, and two processes doing this to each other would deadlock. Polling keeps every wait on a timer; only
+ * the pauses are interruptible, so a descriptor that holds the lock always reaches the caller (who releases it) and
+ * is never dropped by an interruption.
  */
 export const acquire = (file: string, waitMs: number): Effect.Effect<number, LockBusy | unknown> =>
   Effect.flatMap(Effect.zipRight(ready, Clock.currentTimeMillis), (start) => {
