@@ -3,13 +3,13 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Logger } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { loadFacts } from "../../src/app/facts.js"
+import { addFact, loadFacts } from "../../src/app/facts.js"
 import { canonicalEntries, parseEntries, renderEntries } from "../../src/domain/facts/codec.js"
 import { foldEvents } from "../../src/domain/kernel/Decider.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
 import { EventStore } from "../../src/ports/EventStore.js"
 import { appLayer } from "../support/app.js"
-import { tempMemoryDir } from "../support/cli.js"
+import { tempMemoryDir, tmem } from "../support/cli.js"
 import { diskLayer } from "../support/stores.js"
 
 const dirs: Array<string> = []
@@ -24,8 +24,23 @@ const startAdder = (args: ReadonlyArray<string>) => {
   child.stdout.on("data", (d) => (out += d))
   child.stderr.on("data", (d) => (err += d))
   const done = new Promise<number | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? -1 : null))))
-  return { child, done, acknowledged: () => out.split("\n").filter((l) => l.startsWith("ok ")).map((l) => Number(l.slice(3))), stderr: () => err }
+  return { child, done, stdout: () => out, acknowledged: () => out.split("\n").filter((l) => l.startsWith("ok ")).map((l) => Number(l.slice(3))), stderr: () => err }
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** Waits for a condition; the bound only turns a hang into a failure. */
+const until = async (what: string, condition: () => boolean) => {
+  const deadline = Date.now() + 60_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await sleep(10)
+  }
+}
+/** The state letter of a process (T: stopped). */
+const processState = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0]
+/** Warnings the store logs about repairs it made: collected, not printed, since the tests provoke them. */
+const warnings: Array<string> = []
+const quiet = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void warnings.push(String(message))))
 
 /** The state a fresh process sees, plus a replay of the journal, plus the projection bytes. */
 const inspect = (dir: string) =>
@@ -37,8 +52,8 @@ const inspect = (dir: string) =>
       const replayed = foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events))
       const file = path.join(dir, "env.md")
       const projection = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
-      return { entries: loaded.state.entries, version: loaded.version, replayed: renderEntries(replayed.entries), projection }
-    }).pipe(Effect.provide(appLayer({ store: diskLayer(dir) })))
+      return { entries: loaded.state.entries, version: loaded.version, versions: batches.map((b) => b.version), replayed: renderEntries(replayed.entries), projection }
+    }).pipe(Effect.provide(appLayer({ store: diskLayer(dir) })), Effect.provide(quiet))
   )
 
 describe("several processes on one directory", () => {
@@ -94,10 +109,59 @@ describe("several processes on one directory", () => {
     }
     expect(acknowledged.length).toBeGreaterThan(0)
   }, 120_000)
+  it.each([
+    ["while appending its journal line", "stop-before-append"],
+    ["between its journal fsync and its projection rename", "stop-before-rename"]
+  ])(
+    "(stall) a writer stopped %s keeps the lock for as long as it is stopped: no write is lost, no version repeats",
+    async (_, mode) => {
+      const dir = tempMemoryDir()
+      dirs.push(dir)
+      const stalled = startAdder([dir, "stalled", "6", mode])
+      await until("the writer to stop holding the lock", () => stalled.stdout().includes("stopping") && processState(stalled.child.pid!) === "T")
+      const others = ["alpha", "bravo", "charlie"].map((p) => ({ p, run: startAdder([dir, p, "8"]) }))
+      await until("the other writers to start", () => others.every((w) => w.run.stdout().startsWith("start")))
+      // from now on they try to write; the holder stays stopped for longer than any staleness timeout (the old lock
+      // was taken from its holder once 4 s old)
+      await sleep(6_000)
+      const duringStall = others.flatMap((w) => w.run.acknowledged())
+      stalled.child.kill("SIGCONT")
+      const all = [{ p: "stalled", run: stalled, n: 6 }, ...others.map((w) => ({ ...w, n: 8 }))]
+      const codes = await Promise.all(all.map((w) => w.run.done))
+      expect(codes, all.map((w) => w.run.stderr()).join("\n")).toEqual([0, 0, 0, 0])
+      const state = await inspect(dir)
+      const expected = all.flatMap((w) => Array.from({ length: w.n }, (_, i) => `${w.p} fact ${i}`))
+      expect([...state.entries].sort()).toEqual([...expected].sort())
+      expect(state.versions).toEqual(Array.from({ length: expected.length }, (_, i) => i + 1))
+      expect(state.replayed).toBe(state.projection)
+      const events = await tmem(["--dir", dir, "events"])
+      expect(events.code, events.stderr).toBe(0)
+      expect(events.stdout.trim().split("\n")).toHaveLength(expected.length)
+      const shown = await tmem(["--dir", dir, "facts", "show", "env"])
+      expect(shown.code, shown.stderr).toBe(0)
+      for (const fact of expected) expect(shown.stdout).toContain(fact)
+      // nobody wrote while the holder was stopped: its lock was never taken from it
+      expect(duringStall).toEqual([])
+    },
+    120_000
+  )
+
+  it("(kill) a writer killed while holding the lock holds up no one: the next writer, waiting at most 1 s, goes ahead", async () => {
+    const dir = tempMemoryDir()
+    dirs.push(dir)
+    const crashing = startAdder([dir, "crash", "1", "crash-before-rename"])
+    expect(await crashing.done).toBe(-1)
+    // the old lock was taken over only once 4 s old, so a writer allowed to wait 1 s failed
+    await Effect.runPromise(
+      addFact("env", "Postgres listens on port 5433").pipe(Effect.provide(appLayer({ store: diskLayer(dir, { lockWaitMs: 1_000 }) })), Effect.provide(quiet))
+    )
+    const state = await inspect(dir)
+    expect(state.entries).toEqual(["crash fact 0", "Postgres listens on port 5433"])
+    expect(state.projection).toBe(state.replayed)
+  }, 60_000)
 })
 
 const TICKER = path.resolve("test/fixtures/ticker.ts")
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * A person editing user.md by hand, as an editor that reloads does: read the file, add a unique marker entry,

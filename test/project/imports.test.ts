@@ -60,7 +60,7 @@ describe("import direction", () => {
   it("ports import no adapter technology", () => {
     const violations = all
       .filter((f) => layerOf(f) === "ports" || layerOf(f) === "app")
-      .flatMap((f) => importsOf(f).filter((s) => s.startsWith("node:") || s.startsWith("@effect/platform") || s === "undici" || s === "proper-lockfile").map((s) => `${path.relative(SRC, f)} imports ${s}`))
+      .flatMap((f) => importsOf(f).filter((s) => s.startsWith("node:") || s.startsWith("@effect/platform") || s === "undici" || s === "fs-native-extensions").map((s) => `${path.relative(SRC, f)} imports ${s}`))
     expect(violations).toEqual([])
   })
 })

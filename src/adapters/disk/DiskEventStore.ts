@@ -1,14 +1,14 @@
-import { Duration, Effect, Either, Layer, Schedule, Schema } from "effect"
+import { Duration, Effect, Either, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import lockfile from "proper-lockfile"
 import { type Batch, batchCodec, foldStream, isValidStreamName, type StreamCodec, type TextProjection } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
 import * as Files from "./files.js"
+import * as Lock from "./lock.js"
 
 /** Where each projected stream is written, relative to the memory directory (odek's layout). */
 export const PROJECTION_FILES: Readonly<Record<string, string>> = { "facts/user": "user.md", "facts/env": "env.md" }
@@ -108,7 +108,8 @@ const chunksOf = <A>(xs: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>
 
 /** Thrown inside the synchronous parts and turned into the typed error at their boundary. */
 class Failure extends Error {
-  constructor(readonly error: StoreError) {
+  /** `conflict`: the journal moved on under the lock; an append reports it as the conflict it is. */
+  constructor(readonly error: StoreError, readonly conflict?: VersionConflict) {
     super(error.message)
   }
 }
@@ -137,8 +138,8 @@ export const make = (options: DiskOptions) =>
         throw new Failure(storeError(stream, shown(p), action, e))
       }
     }
-    const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> =>
-      Effect.try({ try: f, catch: (e) => (e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` })) })
+    const failureOf = (e: unknown) => (e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` }))
+    const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> => Effect.try({ try: f, catch: failureOf })
 
     const checkStream = (stream: string) =>
       isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}` }))
@@ -204,7 +205,7 @@ export const make = (options: DiskOptions) =>
         try {
           const info = fs.fstatSync(fd)
           const size = info.size
-          let chunk = Math.min(size, 64 * 1024)
+          let chunk = Math.min(size, 4 * 1024)
           for (;;) {
             const start = size - chunk
             const buf = Files.readRange(fd, start, chunk)
@@ -311,6 +312,46 @@ export const make = (options: DiskOptions) =>
       for (const [, target, content] of ordered) io(stream, target, "write", () => writeProjectionNow(target, content))
     }
 
+    /** The version of the journal's last complete line, read backwards through `fd`; "partial" when it ends mid-line. */
+    const lastVersionAt = (stream: string, jp: string, fd: number): number | "partial" => {
+      const size = fs.fstatSync(fd).size
+      if (size === 0) return 0
+      for (let chunk = Math.min(size, 4096); ; chunk = Math.min(size, chunk * 4)) {
+        const buf = Files.readRange(fd, size - chunk, chunk)
+        if (buf[buf.length - 1] !== 10) return "partial"
+        const start = buf.lastIndexOf(10, buf.length - 2) + 1
+        if (start === 0 && chunk < size) continue
+        const line = parseLine(buf.subarray(start, buf.length - 1))
+        if (Either.isLeft(line)) throw locateDamage(stream, jp)
+        return line.right.version
+      }
+    }
+
+    /**
+     * Appends a batch's line only onto the batch it follows. The lock makes a mismatch impossible; should the lock ever
+     * fail (its file deleted by hand, a file system whose locks do nothing), the last line is re-read through the very
+     * descriptor the line is appended with, just before writing, so the journal never gets two batches with one version.
+     */
+    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Files.Pending =>
+      io(stream, jp, "append to", () => {
+        const fd = fs.openSync(jp, "a+", 0o600)
+        try {
+          const found = lastVersionAt(stream, jp, fd)
+          if (found !== versionBefore) {
+            const text = found === "partial"
+              ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
+              : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
+            const conflict = found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
+            throw new Failure(new StoreError({ stream, text }), conflict)
+          }
+          Files.writeAll(fd, bytes)
+        } catch (e) {
+          fs.closeSync(fd)
+          throw e
+        }
+        return { fd, path: jp }
+      })
+
     /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
     interface Staged<S, E> {
       readonly result: Appended<S, E>
@@ -339,8 +380,9 @@ export const make = (options: DiskOptions) =>
       const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
       let journal: Files.Pending
       try {
+        options.beforeJournalAppend?.(stream)
         if (target !== undefined) unmoved(stream, target)
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, encodeLine(line)))
+        journal = appendBatch(stream, jp, versionBefore, encodeLine(line))
       } catch (e) {
         if (temp !== undefined) {
           Files.closeQuietly(temp)
@@ -423,7 +465,8 @@ export const make = (options: DiskOptions) =>
       const temps = writeTemps(first ?? [])
       let journal: Files.Pending
       try {
-        journal = io(stream, jp, "append to", () => Files.appendTo(jp, encodeLine(line)))
+        options.beforeJournalAppend?.(stream)
+        journal = appendBatch(stream, jp, version - events.length, encodeLine(line))
       } catch (e) {
         discard(temps)
         throw e
@@ -480,9 +523,9 @@ export const make = (options: DiskOptions) =>
           catch: (e): StoreError | VersionConflict =>
             e instanceof Moved
               ? new VersionConflict({ stream, expected: versionBefore, actual: versionBefore })
-              : e instanceof Failure
-                ? e.error
-                : new StoreError({ stream, text: `memory: ${oneLine(e)}` })
+              : e instanceof Failure && e.conflict !== undefined
+                ? e.conflict
+                : failureOf(e)
         }),
         (s) => Effect.as(s.finish, s.result)
       )
@@ -493,7 +536,6 @@ export const make = (options: DiskOptions) =>
 
     /** Throws Moved when the projection is no longer the file the current decision was made on. */
     const unmoved = (stream: string, target: string) => {
-      options.beforeJournalAppend?.(stream)
       if (seen.has(stream) && !Files.sameIdentity(io(stream, target, "read", () => Files.identity(target)), seen.get(stream))) throw new Moved()
     }
 
@@ -523,51 +565,29 @@ export const make = (options: DiskOptions) =>
         : `memory: ${rel(target)} was saved twice by another program while tmem wrote it; the earlier save is kept as ${rel(r.keptAside)}`
     }
 
-    /** Takes the stream's cross-process lock, waiting with jittered back-off up to lockWaitMs for another holder. */
+    /** Takes the stream's kernel lock (./lock.ts), waiting with jittered back-off up to lockWaitMs for another holder. */
     const acquireLock = (stream: string, jp: string) =>
       Effect.suspend(() => {
         try {
           if (io(stream, path.dirname(jp), "create", () => Files.ensureDir(path.dirname(jp)))) io(stream, dir, "sync", () => Files.fsyncDir(dir))
         } catch (e) {
-          return Effect.fail(e instanceof Failure ? e.error : e)
+          return Effect.fail(failureOf(e))
         }
-        return Effect.try({
-          try: () =>
-            lockfile.lockSync(jp, {
-              realpath: false,
-              lockfilePath: `${jp}.lock`,
-              // A lock whose holder died (the crash tests kill writers) is taken over after this long; critical
-              // sections last milliseconds, and the holder refreshes the lock every second while it runs.
-              stale: 4_000,
-              update: 1_000,
-              onCompromised: () => {}
-            }),
-          catch: (e) => e
-        })
-      }).pipe(
-        Effect.retry({
-          while: (e) => (e as NodeJS.ErrnoException).code === "ELOCKED",
-          schedule: Schedule.exponential(Duration.millis(1), 1.5).pipe(
-            Schedule.union(Schedule.spaced(Duration.millis(40))),
-            Schedule.jittered,
-            Schedule.upTo(Duration.millis(lockWaitMs))
-          )
-        }),
-        Effect.mapError((e) => (e instanceof StoreError ? e : storeError(stream, shown(`${jp}.lock`), "lock", e)))
-      )
+        const lockPath = `${jp}.lock`
+        return Effect.mapError(Lock.acquire(lockPath, lockWaitMs), (e) =>
+          e instanceof Lock.LockBusy
+            ? new StoreError({
+                stream,
+                text: `memory: cannot lock ${shown(lockPath)}: another tmem process has held it for over ${Math.round(e.waitedMs / 100) / 10} s (stopped or hung?); end that process (its lock goes with it) and retry`
+              })
+            : storeError(stream, shown(lockPath), "lock", e)
+        )
+      })
 
     const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
       const jp = journalPath(stream)
       return mutexFor(jp).withPermits(1)(
-        Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, (release) =>
-          Effect.sync(() => {
-            try {
-              release()
-            } catch {
-              // already released (compromised and taken over): nothing to undo
-            }
-          })
-        )
+        Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, (fd) => Effect.sync(() => Lock.release(fd)))
       )
     }
 

@@ -16,7 +16,6 @@ const REASONS: Record<string, string> = {
   ENOSPC: "the disk is full; free space and retry",
   EDQUOT: "the disk quota is exhausted; free space and retry",
   EISDIR: "it is a directory where a file belongs; move it aside and retry",
-  ELOCKED: "another tmem process held the lock for too long; retry",
   ELOOP: "it is a symbolic link, which tmem does not follow; replace it with the file itself"
 }
 

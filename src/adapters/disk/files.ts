@@ -82,16 +82,23 @@ export const appendTo = (file: string, bytes: Uint8Array): Pending => {
   return { fd, path: file }
 }
 
-const writeAll = (fd: number, bytes: Uint8Array) => {
+/** Writes every byte: a single write may be short. */
+export const writeAll = (fd: number, bytes: Uint8Array) => {
   let off = 0
   while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off)
 }
 
-/** fsync then close, off the event loop. */
+/** fsync off the event loop, then close at once: closing a file just flushed costs microseconds, a second trip through the thread pool far more. */
 export const syncAndClose = (p: Pending): Promise<void> =>
   new Promise((resolve, reject) =>
     fs.fsync(p.fd, (err) => {
-      fs.close(p.fd, () => (err ? reject(err) : resolve()))
+      try {
+        fs.closeSync(p.fd)
+      } catch {
+        // the bytes are flushed (or the fsync error says why not); a failed close adds nothing
+      }
+      if (err) reject(err)
+      else resolve()
     })
   )
 
@@ -181,17 +188,22 @@ export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): 
 /** Bytes of a file that must not be a symbolic link, or undefined when it does not exist. */
 export const readNoFollow = (file: string): Buffer | undefined => readSnapshot(file)?.bytes
 
-// renameat2(RENAME_EXCHANGE) from fs-native-extensions (prebuilt for linux-x64), loaded lazily so a platform
-// without the binding still works, with a check-then-rename whose window is a few microseconds instead of none.
-const swapSync = ((): ((from: string, to: string) => void) | undefined => {
+// renameat2(RENAME_EXCHANGE) from fs-native-extensions (prebuilt for linux-x64), loaded on the first guarded replace
+// (read-only commands never load the addon) so a platform without the binding still works, with a check-then-rename
+// whose window is a few microseconds instead of none.
+let swapLoaded = false
+let swap: ((from: string, to: string) => void) | undefined
+const swapSync = (): ((from: string, to: string) => void) | undefined => {
+  if (swapLoaded) return swap
+  swapLoaded = true
   try {
     const load = typeof require === "function" ? require : createRequire(import.meta.url)
-    const native = load("fs-native-extensions") as { swapSync?: (from: string, to: string) => void }
-    return native.swapSync
+    swap = (load("fs-native-extensions") as { swapSync?: (from: string, to: string) => void }).swapSync
   } catch {
-    return undefined
+    swap = undefined
   }
-})()
+  return swap
+}
 
 /** What happened to a guarded replacement: done, or the target was not the expected file and was left alone. */
 export type Replaced = { readonly done: true } | { readonly done: false; readonly keptAside?: string }
@@ -222,7 +234,8 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
     removeQuietly(temp)
     return { done: true }
   }
-  if (swapSync === undefined) {
+  const exchange = swapSync()
+  if (exchange === undefined) {
     if (!sameIdentity(identity(target), expected)) {
       removeQuietly(temp)
       return { done: false }
@@ -232,7 +245,7 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
   }
   const ours = identity(temp)
   try {
-    swapSync(temp, target)
+    exchange(temp, target)
   } catch (e) {
     // the target went away meanwhile (deleted): nothing of a person's to protect, put the projection back
     if ((e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync(temp)) return replaceIf(temp, target, undefined, aside)
@@ -243,7 +256,7 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
     removeQuietly(temp)
     return { done: true }
   }
-  swapSync(temp, target)
+  exchange(temp, target)
   const back = identity(temp)
   if (sameIdentity(back, ours)) {
     removeQuietly(temp)
@@ -251,7 +264,7 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
   }
   // An in-place save opens the file by its name: if it wrote into the new projection while that was in place, the
   // new file now holds the latest save, so it goes back to the name and the file it displaced is kept aside.
-  if (back !== undefined && ours !== undefined && back.dev === ours.dev && back.ino === ours.ino) swapSync(temp, target)
+  if (back !== undefined && ours !== undefined && back.dev === ours.dev && back.ino === ours.ino) exchange(temp, target)
   fs.renameSync(temp, aside)
   return { done: false, keptAside: aside }
 }

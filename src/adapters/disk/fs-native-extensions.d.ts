@@ -1,0 +1,9 @@
+// The part of fs-native-extensions (a CommonJS addon without its own types) that the disk store's lock uses.
+declare module "fs-native-extensions" {
+  const native: {
+    /** An exclusive (or `shared`) lock on an open file without waiting; false when another descriptor holds one. */
+    tryLock(fd: number, options?: { readonly shared?: boolean }): boolean
+    unlock(fd: number): void
+  }
+  export default native
+}
