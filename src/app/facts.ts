@@ -202,3 +202,18 @@ export const readFacts = Effect.fn("readFacts")(function* () {
   const [user, env] = yield* Effect.all([loadFacts("user"), loadFacts("env")])
   return { user: user.state.entries, env: env.state.entries }
 })
+
+/**
+ * The last hand edit of `target` that was not adopted and not yet followed by one that was (or by `facts edit`):
+ * what a person still has to fix. Reads the whole journal, so callers ask only when a kept file suggests one.
+ */
+export const outstandingEditRejection = Effect.fn("outstandingEditRejection")(function* (target: Target) {
+  const store = yield* EventStore
+  const batches = yield* store.read(factStream(target), factCodec(target, yield* capOf(target)))
+  let last: Extract<FactEvent, { readonly _tag: "FactsEditRejected" }> | undefined
+  for (const e of batches.flatMap((b) => b.events)) {
+    if (e._tag === "FactsEditRejected") last = e
+    else if (e._tag === "FactsEditedExternally" || e._tag === "FactsRewritten") last = undefined
+  }
+  return last
+})

@@ -37,6 +37,26 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     expect(events.stdout).toContain("hand edit not adopted: entry [2]: content contains ignore previous instructions (kept as user.md.rejected-v2)")
   })
 
+  it("the refused edit stays outstanding: every later facts show and prompt says so once, until a valid save is adopted", async () => {
+    const d = fresh()
+    await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])
+    fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nline one\u0000hidden")
+    const first = await tmem(["--dir", d, "facts", "show", "user"])
+    expect(first.stderr.trim().split("\n")).toHaveLength(1)
+    for (const args of [["facts", "show"], ["prompt"]]) {
+      const later = await tmem(["--dir", d, ...args])
+      expect(later.code).toBe(0)
+      expect(later.stderr).toMatch(
+        /^tmem: warning: user\.md has an edit that was not adopted \(entry \[2\]: content contains a NUL byte\); it is kept as user\.md\.rejected-v2 and the memory still holds the last valid user\.md — fix it and save it as user\.md\n$/
+      )
+    }
+    fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nline one")
+    const fixed = await tmem(["--dir", d, "facts", "show", "user"])
+    expect(fixed.stdout).toContain("line one")
+    expect(fixed.stderr).toBe("")
+    expect((await tmem(["--dir", d, "prompt"])).stderr).toBe("")
+  })
+
   it("a fact file that is a symbolic link is refused on one line; the link's target is never printed", async () => {
     const d = fresh()
     await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])

@@ -2,6 +2,7 @@ import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Cause, Console, Effect, Either, Exit, Option, Schedule } from "effect"
 import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as Path from "node:path"
 import { formatLifecycle, type LifecycleEvent } from "../../domain/events/lifecycle.js"
 import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
@@ -9,7 +10,7 @@ import { fillPercent } from "../../domain/facts/promptBlock.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
 import { type Cursor, lifecycleHistory } from "../../app/events.js"
-import { capOf, loadFacts, parseTarget, rewriteFacts } from "../../app/facts.js"
+import { capOf, loadFacts, outstandingEditRejection, parseTarget, rewriteFacts } from "../../app/facts.js"
 import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { memoryBlock } from "../../app/prompt.js"
 import { TOOL_FORMATS, toolDefinition } from "../../app/toolSchema.js"
@@ -19,8 +20,9 @@ import { revertFacts, revertible } from "../../app/revert.js"
 import { runDemo } from "./demo.js"
 import { commandTree, frontEnd, plainHelp } from "./help.js"
 import { printable, printableLines } from "../../domain/text/printable.js"
-import type { Globals } from "./globals.js"
+import { type Globals, resolveDir } from "./globals.js"
 import { type Output, Refused, refuse, report } from "./output.js"
+import { warned } from "./logger.js"
 
 import { tmem } from "./root.js"
 import { episodes, recall, sessionCmd } from "./episodesCli.js"
@@ -88,6 +90,25 @@ const describeFile = (t: Target, entries: ReadonlyArray<string>, cap: number) =>
   return `${t}: ${used}/${cap} bytes (${fillPercent(used, cap)}%), ${plural(entries.length, "entry", "entries")}\n${renderEntries(entries) || "(empty)"}`
 }
 
+/**
+ * A hand edit that was not adopted stays outstanding until a person fixes it: every `facts show` and `prompt` says
+ * so on stderr while its kept file exists (the load that refused it has already said why, once).
+ */
+const remindRejectedEdits = (g: Globals, targets: ReadonlyArray<Target>) =>
+  Effect.forEach(targets, (t) =>
+    Effect.gen(function* () {
+      const dir = resolveDir(g)
+      const kept = (yield* Effect.sync(() => { try { return fs.readdirSync(dir) } catch { return [] } })).filter((n) => n.startsWith(`${t}.md.rejected-v`))
+      if (kept.length === 0) return
+      const rejection = yield* outstandingEditRejection(t)
+      if (rejection === undefined || !kept.includes(rejection.keptAs) || warned.some((w) => w.includes(rejection.keptAs))) return
+      yield* Effect.logWarning(
+        `memory: ${t}.md has an edit that was not adopted (${rejection.reason}); it is kept as ${rejection.keptAs} and the memory still holds the last valid ${t}.md — fix it and save it as ${t}.md`
+      )
+    }),
+    { discard: true }
+  )
+
 const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ target: raw }) =>
   Effect.flatMap(tmem, (g) =>
     report(
@@ -97,6 +118,7 @@ const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ 
         const files = yield* Effect.forEach(targets, (t) =>
           Effect.map(Effect.all([loadFacts(t), capOf(t)]), ([l, cap]) => ({ t, entries: l.state.entries, cap }))
         )
+        yield* remindRejectedEdits(g, targets)
         return {
           text: files.map((f) => describeFile(f.t, f.entries, f.cap)).join("\n\n"),
           json: Object.fromEntries(files.map((f) => [f.t, { used: usedBytes(f.entries), cap: f.cap, entries: f.entries }]))
@@ -289,7 +311,7 @@ const dev = Command.make("dev").pipe(
 
 const prompt = Command.make("prompt", {}, () =>
   Effect.flatMap(tmem, (g) =>
-    report(g, Effect.map(memoryBlock(), (block) => ({ text: block.replace(/\n$/, ""), json: { block } })))
+    report(g, Effect.map(Effect.zipLeft(memoryBlock(), remindRejectedEdits(g, TARGETS)), (block) => ({ text: block.replace(/\n$/, ""), json: { block } })))
   )
 ).pipe(Command.withDescription("print the memory block as it is injected into the system prompt at session start"))
 
