@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
@@ -8,7 +7,7 @@ import { liveLayer } from "../../src/adapters/live.js"
 import { recordMessage } from "../../src/app/sessions.js"
 import { DEFAULT_CONFIG } from "../../src/domain/config/MemoryConfig.js"
 import type { ChatMessage } from "../../src/domain/sessions/message.js"
-import { BIN, tempDirs, tmem } from "../support/cli.js"
+import { finished, startTmem, tempDirs, tmem } from "../support/cli.js"
 
 const { fresh } = tempDirs(afterAll)
 const SUMMARY = "The user asked to fix the tokenizer crash; the agent patched the lexer and added regression tests."
@@ -37,17 +36,12 @@ beforeEach(() => {
 const llm = () => ["--llm-url", server.url, "--llm-model", "scripted"]
 
 /** Runs tmem and sends `signal` once the model has received its request (the command is then waiting on it). */
-const interrupted = (args: ReadonlyArray<string>, signal: "SIGINT" | "SIGTERM") =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" }, stdio: ["ignore", "pipe", "pipe"] })
-    hanging = { arrived: () => void child.kill(signal) }
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += d))
-    child.stderr.on("data", (d) => (stderr += d))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-  })
+const interrupted = (args: ReadonlyArray<string>, signal: "SIGINT" | "SIGTERM") => {
+  const child = startTmem(args)
+  child.stdin.end()
+  hanging = { arrived: () => void child.kill(signal) }
+  return finished(child)
+}
 
 const transcript = (workspace: string) => ({
   session_id: "s-cut",
