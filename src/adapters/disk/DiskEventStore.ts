@@ -577,7 +577,7 @@ export const make = (options: DiskOptions) =>
       seen.delete(stream)
       let r: Files.Replaced
       try {
-        if (known) r = Files.replaceIf(temp, target, expected, asideName(target, "edited", version))
+        if (known) r = Files.replaceIf(temp, target, expected, () => asideName(target, "edited", version))
         else {
           fs.renameSync(temp, target)
           r = { done: true }
@@ -757,7 +757,7 @@ export const make = (options: DiskOptions) =>
      */
     const restoreProjection = (stream: string, target: string, content: string, expected: Files.Identity | undefined) =>
       io(stream, target, "write", () => {
-        const done = Files.replaceIf(durableTemp(target, content), target, expected, asideName(target, "edited", 0)).done
+        const done = Files.replaceIf(durableTemp(target, content), target, expected, () => asideName(target, "edited", 0)).done
         if (done) seen.set(stream, Files.identity(target))
         return done
       })
