@@ -20,6 +20,10 @@ import { Notifier } from "../ports/Notifier.js"
 import { nowIso } from "./clock.js"
 import { Settings } from "./Settings.js"
 
+// The functions every write goes through keep their spans but not the call site each span would capture: that stack
+// capture cost more per add than the add's own decision (issue 9, bench/durableAdd.ts).
+const writePath = { captureStackTrace: false } as const
+
 /** Parses a caller-supplied target; `episodes` and anything else are refused with the spec's message. */
 export const parseTarget = (target: string): Either.Either<Target, InvalidTarget> =>
   target === "user" || target === "env" ? Either.right(target) : Either.left(new InvalidTarget({ target }))
@@ -28,7 +32,7 @@ const notifyBatches = (stream: string, batches: ReadonlyArray<Batch<FactEvent>>)
   Effect.flatMap(Notifier, (n) => n.notify(batches.flatMap((b) => factLifecycle(stream, b))))
 
 /** A fact file's current entries and version; repairs the store made while loading are announced. */
-export const loadFacts = Effect.fn("loadFacts")(function* (target: Target) {
+export const loadFacts = Effect.fn("loadFacts", writePath)(function* (target: Target) {
   const store = yield* EventStore
   const stream = factStream(target)
   // the configured cap: a hand edit over it is not adopted
@@ -41,7 +45,7 @@ export const loadFacts = Effect.fn("loadFacts")(function* (target: Target) {
  * Where the new fact stands against the file: the closest entry and its similarity. Any embedding failure means
  * "no probe", so the fact is added without a merge check: never a wrong merge.
  */
-export const probeMerge = Effect.fn("probeMerge")(function* (entries: ReadonlyArray<string>, content: string) {
+export const probeMerge = Effect.fn("probeMerge", writePath)(function* (entries: ReadonlyArray<string>, content: string) {
   const embedder = yield* Embedder
   const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
   if (vectors._tag === "None") return undefined
@@ -119,7 +123,7 @@ export type AddOutcome =
   | { readonly kind: "duplicate"; readonly content: string }
 
 /** AddFact with merge-on-write. */
-export const addFact = Effect.fn("addFact")(function* (target: Target, content: string) {
+export const addFact = Effect.fn("addFact", writePath)(function* (target: Target, content: string) {
   const config = yield* Settings
   const policy = factPolicy(config)
   const trimmed = trimSpace(content)
@@ -158,7 +162,7 @@ export const addFact = Effect.fn("addFact")(function* (target: Target, content: 
 })
 
 /** ReplaceFact; `expectedEntry` is the entry an approver saw (the change applies only if it is unchanged). */
-export const replaceFact = Effect.fn("replaceFact")(function* (
+export const replaceFact = Effect.fn("replaceFact", writePath)(function* (
   target: Target,
   oldText: string,
   content: string,
@@ -168,7 +172,7 @@ export const replaceFact = Effect.fn("replaceFact")(function* (
   return { entries: result.entries, content: trimSpace(content) }
 })
 
-export const removeFact = Effect.fn("removeFact")(function* (target: Target, oldText: string, expectedEntry?: string) {
+export const removeFact = Effect.fn("removeFact", writePath)(function* (target: Target, oldText: string, expectedEntry?: string) {
   const result = yield* execute(target, decided((at) => ({ _tag: "RemoveFact", target, oldText, at, expectedEntry })))
   return { entries: result.entries }
 })
@@ -177,7 +181,7 @@ export const removeFact = Effect.fn("removeFact")(function* (target: Target, old
  * Replaces the whole file with a person's edited text, after the same validation every write gets. With
  * `expectedVersion` (the version the editor opened), a file that changed meanwhile is a VersionConflict.
  */
-export const rewriteFacts = Effect.fn("rewriteFacts")(function* (target: Target, text: string, expectedVersion?: number) {
+export const rewriteFacts = Effect.fn("rewriteFacts", writePath)(function* (target: Target, text: string, expectedVersion?: number) {
   const result = yield* execute(target, decided((at) => ({ _tag: "RewriteFacts", target, text, at })), expectedVersion)
   return { entries: result.entries, changed: result.events.length > 0 }
 })

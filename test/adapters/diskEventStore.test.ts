@@ -194,4 +194,77 @@ describe("DiskEventStore", () => {
       expect(Either.isLeft(loaded) ? loaded.left.message : "").toContain("not a directory")
     })
   )
+
+  // One instance keeps what it verified of the journal's end and of the fact file, keyed on their exact bytes: what
+  // another writer or a person changes between two of its writes must be seen as if nothing had been kept.
+  describe("one store instance across several writes", () => {
+    const sameTimes = (file: string, f: () => void) => {
+      const before = fs.statSync(file)
+      f()
+      fs.utimesSync(file, before.atime, before.mtime)
+    }
+
+    it.scopedLive("sees another instance's append: its next write follows it and builds on its state", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        yield* withStore(dir, (mine) =>
+          Effect.gen(function* () {
+            yield* mine.append("facts/user", codec, 0, [added("one")], at)
+            yield* withStore(dir, (other) => other.append("facts/user", codec, 1, [added("two")], at))
+            const stale = yield* Effect.either(mine.append("facts/user", codec, 1, [added("three")], at))
+            expect(Either.isLeft(stale) && stale.left._tag === "VersionConflict").toBe(true)
+            const loaded = yield* mine.load("facts/user", codec)
+            expect([loaded.version, loaded.state.entries]).toEqual([2, ["one", "two"]])
+            const next = yield* mine.append("facts/user", codec, 2, [added("three")], at)
+            expect(next.state.entries).toEqual(["one", "two", "three"])
+          })
+        )
+        expect(journalLines(dir).map((l) => JSON.parse(l).version)).toEqual([1, 2, 3])
+      })
+    )
+
+    it.scopedLive("sees a same-size change to the last journal line it wrote, even with the old mtime put back", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const jp = path.join(dir, "journal/facts/user.jsonl")
+        yield* withStore(dir, (mine) =>
+          Effect.gen(function* () {
+            yield* mine.append("facts/user", codec, 0, [added("one")], at)
+            yield* mine.append("facts/user", codec, 1, [added("two")], at)
+            yield* mine.load("facts/user", codec)
+            sameTimes(jp, () => fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"')))
+            const before = fs.readFileSync(jp)
+            const loaded = yield* Effect.either(mine.load("facts/user", codec))
+            expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(/line 2 is damaged \(its checksum does not match its bytes\)/)
+            const appended = yield* Effect.either(mine.append("facts/user", codec, 2, [added("three")], at))
+            expect(Either.isLeft(appended) ? appended.left.message : "").toMatch(/line 2 is damaged/)
+            expect(fs.readFileSync(jp).equals(before)).toBe(true)
+          })
+        )
+      })
+    )
+
+    it.scopedLive("sees a same-size hand edit of the file it wrote, even with the old mtime put back", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const file = path.join(dir, "user.md")
+        yield* withStore(
+          dir,
+          (mine) =>
+            Effect.gen(function* () {
+              yield* mine.append("facts/user", codec, 0, [added("one"), added("two")], at)
+              yield* mine.load("facts/user", codec)
+              sameTimes(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
+              const loaded = yield* mine.load("facts/user", codec)
+              expect([loaded.version, loaded.state.entries]).toEqual([3, ["one", "twO"]])
+              expect(loaded.recorded[0]!.events[0]!._tag).toBe("FactsEditedExternally")
+              const next = yield* mine.append("facts/user", codec, 3, [added("three")], at)
+              expect(next.state.entries).toEqual(["one", "twO", "three"])
+            }),
+          diskLayer(dir, { settleMs: 0 })
+        )
+        expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwO\n§\nthree")
+      })
+    )
+  })
 })

@@ -7,6 +7,7 @@ import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
+import { bytesMemo } from "./bytesMemo.js"
 import * as Files from "./files.js"
 import * as Lock from "./lock.js"
 
@@ -67,14 +68,20 @@ const checksumOf = (bytes: Uint8Array): "none" | "valid" | "invalid" => {
 /** Thrown when the projection is no longer the file the write was decided against (a person saved meanwhile). */
 class Moved extends Error {}
 
+/** What the end of a journal tells about a batch: its version and the hash of the projection it left. */
+interface LineHead {
+  readonly version: number
+  readonly projectionHash: string | undefined
+}
+
 /** The end of a journal: its last two complete batches, and where the last complete line ends. */
 interface Tail {
   readonly exists: boolean
   readonly size: number
   /** Offset just past the last complete line; less than `size` when a crash left a partial line. */
   readonly complete: number
-  readonly last: JournalLine | undefined
-  readonly prev: JournalLine | undefined
+  readonly last: LineHead | undefined
+  readonly prev: LineHead | undefined
   readonly mtimeMs: number
 }
 
@@ -153,7 +160,7 @@ export const make = (options: DiskOptions) =>
       )
 
     /** A journal line's bytes as a batch: strictly UTF-8, checksum matching when present, JSON of the right shape. */
-    const parseLine = (bytes: Uint8Array): Either.Either<JournalLine, string> => {
+    const verifyLine = (bytes: Uint8Array): Either.Either<JournalLine, string> => {
       let text: string
       try {
         text = strictUtf8.decode(bytes)
@@ -174,6 +181,27 @@ export const make = (options: DiskOptions) =>
       )
     }
 
+    // The last lines the tail readers verified or this store wrote: each write reads the journal's end three times
+    // (the lock-free load, the reconcile under the lock, the check before the append), and the same bytes verify the
+    // same way. Keyed on a line's whole bytes, so another writer's line or an edited one is verified afresh.
+    const tailLines = bytesMemo<LineHead>(8)
+    /** verifyLine for the journal's last lines, remembering the lines that verified. */
+    const parseLine = (bytes: Uint8Array): Either.Either<LineHead, string> => {
+      const known = tailLines.get(bytes)
+      if (known !== undefined) return Either.right(known)
+      return Either.map(verifyLine(bytes), (line) => {
+        const head = { version: line.version, projectionHash: line.projectionHash }
+        tailLines.set(bytes, head)
+        return head
+      })
+    }
+    /** A line this store is about to append: its bytes (newline included) are known to verify as `line`. */
+    const encodeKnownLine = (line: JournalLine): Uint8Array => {
+      const bytes = encodeLine(line)
+      tailLines.set(bytes.subarray(0, bytes.length - 1), { version: line.version, projectionHash: line.projectionHash })
+      return bytes
+    }
+
     /** Every complete line of a journal (bytes, no newline); the partial tail a crash may leave is not a line. */
     const completeLines = (bytes: Buffer | undefined): Array<Buffer> => {
       if (bytes === undefined) return []
@@ -185,7 +213,7 @@ export const make = (options: DiskOptions) =>
     const locateDamage = (stream: string, p: string): Failure => {
       const lines = completeLines(io(stream, p, "read", () => Files.readNoFollow(p)))
       for (const [i, l] of lines.entries()) {
-        const r = parseLine(l)
+        const r = verifyLine(l)
         if (Either.isLeft(r)) return damaged(stream, p, i + 1, r.left)
       }
       return damaged(stream, p, lines.length, "unreadable")
@@ -245,7 +273,7 @@ export const make = (options: DiskOptions) =>
       const batches: Array<Batch<E>> = []
       let version = 0
       for (const [i, text] of lines.entries()) {
-        const line = parseLine(text)
+        const line = verifyLine(text)
         if (Either.isLeft(line)) throw damaged(stream, p, i + 1, line.left)
         const events = decodeEvents(line.right.events)
         if (Either.isLeft(events)) throw damaged(stream, p, i + 1, "holds an event this version of tmem cannot read")
@@ -382,7 +410,7 @@ export const make = (options: DiskOptions) =>
       try {
         options.beforeJournalAppend?.(stream)
         if (target !== undefined) unmoved(stream, target)
-        journal = appendBatch(stream, jp, versionBefore, encodeLine(line))
+        journal = appendBatch(stream, jp, versionBefore, encodeKnownLine(line))
       } catch (e) {
         if (temp !== undefined) {
           Files.closeQuietly(temp)
@@ -466,7 +494,7 @@ export const make = (options: DiskOptions) =>
       let journal: Files.Pending
       try {
         options.beforeJournalAppend?.(stream)
-        journal = appendBatch(stream, jp, version - events.length, encodeLine(line))
+        journal = appendBatch(stream, jp, version - events.length, encodeKnownLine(line))
       } catch (e) {
         discard(temps)
         throw e
@@ -549,7 +577,7 @@ export const make = (options: DiskOptions) =>
       seen.delete(stream)
       let r: Files.Replaced
       try {
-        if (known) r = Files.replaceIf(temp, target, expected, asideName(target, "edited", version))
+        if (known) r = Files.replaceIf(temp, target, expected, () => asideName(target, "edited", version))
         else {
           fs.renameSync(temp, target)
           r = { done: true }
@@ -729,10 +757,22 @@ export const make = (options: DiskOptions) =>
      */
     const restoreProjection = (stream: string, target: string, content: string, expected: Files.Identity | undefined) =>
       io(stream, target, "write", () => {
-        const done = Files.replaceIf(durableTemp(target, content), target, expected, asideName(target, "edited", 0)).done
+        const done = Files.replaceIf(durableTemp(target, content), target, expected, () => asideName(target, "edited", 0)).done
         if (done) seen.set(stream, Files.identity(target))
         return done
       })
+
+    // A fact file's hash and text, both pure functions of its bytes: the lock-free load and the reconcile under the
+    // lock read the same file, and it is usually the one this store wrote or read last.
+    const digests = bytesMemo<{ readonly hash: string; readonly text: string | undefined }>(4)
+    const digestOf = (bytes: Uint8Array) => {
+      const known = digests.get(bytes)
+      if (known !== undefined) return known
+      const decoded = Either.try(() => strictUtf8.decode(bytes))
+      const digest = { hash: sha256(bytes), text: Either.isRight(decoded) ? decoded.right : undefined }
+      digests.set(bytes, digest)
+      return digest
+    }
 
     /** A single-file projection under the lock: the cases of docs/ARCHITECTURE.md "Loading". */
     const reconcileText = <S, E>(stream: string, codec: StreamCodec<S, E>, target: string, tail: Tail, at: string, warnings: Array<string>): Reconciled<S, E> => {
@@ -740,9 +780,10 @@ export const make = (options: DiskOptions) =>
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
       // what a write decided on this reconcile may replace; repairs below update it
       seen.set(stream, snap?.identity)
-      const hash = snap?.bytes === undefined ? undefined : sha256(snap.bytes)
+      const digest = snap?.bytes === undefined ? undefined : digestOf(snap.bytes)
+      const hash = digest?.hash
       if (snap !== undefined && tail.last !== undefined && hash === tail.last.projectionHash) {
-        return { state: text.parse(strictUtf8.decode(snap.bytes!)), version: tail.last.version, recorded: [] }
+        return { state: text.parse(digest!.text ?? strictUtf8.decode(snap.bytes!)), version: tail.last.version, recorded: [] }
       }
       const full = tail.last === undefined ? { state: codec.initialState, version: 0 } : foldAll(stream, codec)
       if (snap === undefined) {
@@ -924,10 +965,9 @@ export const make = (options: DiskOptions) =>
       if (target === undefined || text === undefined) return tail.exists ? { ...foldAll(stream, codec), recorded: [] } : { state: codec.initialState, version: 0, recorded: [] }
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
       if (tail.last === undefined) return snap === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
-      const bytes = snap?.bytes
-      if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
-      const decoded = Either.try(() => strictUtf8.decode(bytes))
-      return Either.isLeft(decoded) ? undefined : { state: text.parse(decoded.right), version: tail.last.version, recorded: [] }
+      const digest = snap?.bytes === undefined ? undefined : digestOf(snap.bytes)
+      if (digest === undefined || digest.hash !== tail.last.projectionHash || digest.text === undefined) return undefined
+      return { state: text.parse(digest.text), version: tail.last.version, recorded: [] }
     }
 
 

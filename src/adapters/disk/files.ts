@@ -208,15 +208,22 @@ const swapSync = (): ((from: string, to: string) => void) | undefined => {
 /** What happened to a guarded replacement: done, or the target was not the expected file and was left alone. */
 export type Replaced = { readonly done: true } | { readonly done: false; readonly keptAside?: string }
 
-const removeQuietly = (file: string) => fs.rmSync(file, { force: true })
+/** Removes a file that may already be gone; one unlink (rmSync would lstat it first). */
+const removeQuietly = (file: string) => {
+  try {
+    fs.unlinkSync(file)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e
+  }
+}
 
 /**
  * Moves `temp` onto `target` only if `target` is still the file `expected` names (undefined: no file at all). A
  * person's save that landed in between is never overwritten: with an atomic exchange the displaced file is
- * inspected and, if it is not the expected one, swapped back. `aside` (a free name) is where an older save is
+ * inspected and, if it is not the expected one, swapped back. `aside` (gives a free name) is where an older save is
  * kept when a newer one raced even the swap back.
  */
-export const replaceIf = (temp: string, target: string, expected: Identity | undefined, aside: string): Replaced => {
+export const replaceIf = (temp: string, target: string, expected: Identity | undefined, aside: () => string): Replaced => {
   if (expected === undefined) {
     // a hard link never replaces an existing name, so a file created meanwhile is left alone
     try {
@@ -265,8 +272,9 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
   // An in-place save opens the file by its name: if it wrote into the new projection while that was in place, the
   // new file now holds the latest save, so it goes back to the name and the file it displaced is kept aside.
   if (back !== undefined && ours !== undefined && back.dev === ours.dev && back.ino === ours.ino) exchange(temp, target)
-  fs.renameSync(temp, aside)
-  return { done: false, keptAside: aside }
+  const keptAside = aside()
+  fs.renameSync(temp, keptAside)
+  return { done: false, keptAside }
 }
 
 const TEMP_NAME = /^\.(.+)\.tmp-[0-9a-f]{16}$/

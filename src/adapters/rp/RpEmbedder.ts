@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { embedRows, fitTokenStreams, rowIndices, rpDims, rpFingerprint, tokenStream } from "../../domain/embedding/index.js"
+import { embedRows, fitTokenStreams, rowIndices, rpDims, rpFingerprint, type RpModel, tokenStream } from "../../domain/embedding/index.js"
 import { Embedder } from "../../ports/Embedder.js"
 
 /** Entries kept per cache before it is emptied and refilled (the spec's HTTP cache policy: no LRU). */
@@ -34,15 +34,44 @@ export const make = (dims = 256) => {
   const streams = bounded<string, ReadonlyArray<string>>()
   const vectors = bounded<string, Float32Array>()
   const streamOf = (t: string) => streams(t, () => tokenStream(t))
-  const embedWith = (model: ReturnType<typeof fitTokenStreams>, texts: ReadonlyArray<string>) =>
-    texts.map((t) => {
-      const indices = rowIndices(model, streamOf(t))
-      // callers get their own copy: a cached vector must never be written through
-      return vectors(sequenceKey(indices), () => embedRows(model, indices)).slice()
+  const vectorOf = (model: RpModel, t: string) => {
+    const indices = rowIndices(model, streamOf(t))
+    return vectors(sequenceKey(indices), () => embedRows(model, indices))
+  }
+  // callers get their own copy: a cached vector must never be written through
+  const embedWith = (model: RpModel, texts: ReadonlyArray<string>) => texts.map((t) => vectorOf(model, t).slice())
+
+  // The last corpus fitted, and the vector of each text under that fit. Consecutive merge probes of one file embed
+  // the same entries again: the same corpus is the same fit, so nothing needs computing. A corpus that only grew at
+  // the end keeps every earlier token's row (the vocabulary is in first-seen order), so the vectors of the texts of
+  // the earlier corpus carry over; any other text's (a query's tokens may have joined the vocabulary) do not.
+  let last: { readonly corpus: ReadonlyArray<string>; readonly model: RpModel; readonly byText: Map<string, Float32Array> } | undefined
+  const fitOf = (corpus: ReadonlyArray<string>) => {
+    if (last !== undefined && last.corpus.length === corpus.length && last.corpus.every((t, i) => t === corpus[i])) return last
+    const byText = new Map<string, Float32Array>()
+    if (last !== undefined && last.corpus.length < corpus.length && last.corpus.every((t, i) => t === corpus[i]))
+      for (const t of last.corpus) {
+        const v = last.byText.get(t)
+        if (v !== undefined) byText.set(t, v)
+      }
+    last = { corpus: [...corpus], model: fitTokenStreams(corpus.map(streamOf), d), byText }
+    return last
+  }
+  const embedFitted = (corpus: ReadonlyArray<string>, texts: ReadonlyArray<string>) => {
+    const fit = fitOf(corpus)
+    return texts.map((t) => {
+      let v = fit.byText.get(t)
+      if (v === undefined) {
+        if (fit.byText.size >= CACHE_LIMIT) fit.byText.clear()
+        v = vectorOf(fit.model, t)
+        fit.byText.set(t, v)
+      }
+      return v.slice()
     })
+  }
   return Embedder.of({
     space: { id: rpFingerprint(d), provider: "rp", model: "", dims: d },
-    embed: (corpus, texts) => Effect.sync(() => embedWith(fitTokenStreams(corpus.map(streamOf), d), texts)),
+    embed: (corpus, texts) => Effect.sync(() => embedFitted(corpus, texts)),
     // one fit for many queries: the model is the index's, the query never joins its vocabulary
     fit: (corpus) =>
       Effect.sync(() => {
