@@ -23,16 +23,10 @@ const childEnv = (): Record<string, string> => {
   return env
 }
 
-// The built CLI serves too once the owner of cli.ts has registered the command (CI builds before testing). An
-// unknown subcommand with --help prints the root's help, so look for the command in the list.
-const binServes =
-  fs.existsSync(BIN) &&
-  /^\s*- mcp\b/m.test(spawnSync(process.execPath, [BIN, "--help"], { encoding: "utf8", env: childEnv(), timeout: 15_000 }).stdout ?? "")
-
 // The no-network preload goes only on the built CLI: tsx itself connects to a local pipe of its own.
-const variants: ReadonlyArray<{ readonly name: string; readonly args: (dir: string) => Array<string>; readonly enabled: boolean }> = [
-  { name: "tmem mcp (source, via tsx)", args: (dir) => ["--import", "tsx", SERVE, "--dir", dir, "mcp"], enabled: true },
-  { name: "dist/bin.js --dir <dir> mcp", args: (dir) => ["-r", NO_NETWORK, BIN, "--dir", dir, "mcp"], enabled: binServes }
+const variants: ReadonlyArray<{ readonly name: string; readonly args: (dir: string) => Array<string>}> = [
+  { name: "tmem mcp (source, via tsx)", args: (dir) => ["--import", "tsx", SERVE, "--dir", dir, "mcp"] },
+  { name: "dist/bin.js --dir <dir> mcp", args: (dir) => ["-r", NO_NETWORK, BIN, "--dir", dir, "mcp"] }
 ]
 
 const textOf = (result: unknown): string => {
@@ -53,10 +47,6 @@ const freshDir = () => {
 }
 
 for (const variant of variants) {
-  if (!variant.enabled) {
-    describe.skip(variant.name, () => it("needs cli.ts to register mcpCommand, then npm run build", () => {}))
-    continue
-  }
   describe(variant.name, () => {
     let dir = ""
     let client: Client
