@@ -212,16 +212,17 @@ export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* 
 })
 
 /**
- * Ends a session. When a model will be asked, its session-end work is first recorded as owed, so an interruption
- * while the model answers (Ctrl-C, a closing memory, a crash) leaves it pending instead of lost. Without a model the
- * end is local and immediate (the extractive summary), so it records nothing extra.
+ * Ends a session. Its session-end work is first recorded as owed (unless the session is skipped), so an interruption
+ * while the model answers (Ctrl-C, a closing memory, a crash) or a crash between the session's end and its episode
+ * leaves it pending instead of lost.
  */
 const beginSessionEnd = (sessionId: string) =>
   Effect.gen(function* () {
     const current = yield* loadSession(sessionId)
     if (current.state.ended) return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
-    const asksModel = (yield* Llm).info.available && skipReason(yield* Settings, current.state) === undefined
-    if (asksModel) yield* markExtractionPending(sessionId)
+    // even the local (extractive) end is two writes, the session's end and then its episode: a crash between them
+    // must leave the episode owed, not lost
+    if (skipReason(yield* Settings, current.state) === undefined) yield* markExtractionPending(sessionId)
     return yield* closeSession(sessionId)
   })
 

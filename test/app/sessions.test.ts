@@ -1,6 +1,6 @@
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
-import { EventStore } from "../../src/ports/EventStore.js"
+import { EventStore, StoreError } from "../../src/ports/EventStore.js"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type Reply, type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
 import { Background } from "../../src/app/Background.js"
@@ -227,6 +227,31 @@ describe("interrupted session ends", () => {
     expect(await second.runPromise(Effect.flatMap(Background, (b) => b.drain("10 seconds")))).toBe(true)
     const stored = await second.runPromise(listEpisodes({ all: true }))
     expect(stored.map((e) => [e.sessionId, e.source]).sort()).toEqual([["bg1", "llm"], ["bg2", "llm"]])
+    expect(await second.runPromise(pendingExtractions())).toEqual([])
+    await second.dispose()
+  })
+
+  it("without a model too: a crash between the session's end and its episode leaves the episode owed, and resuming stores it", async () => {
+    const shared = Effect.runSync(MemoryEventStore.make)
+    // the process dies right after the session's end is durable: the episode's write never happens
+    const crashing = Layer.succeed(
+      EventStore,
+      EventStore.of({
+        ...shared,
+        append: (stream, codec, expected, events, at) =>
+          stream === "episodes" && events.some((e) => (e as { readonly _tag: string })._tag === "EpisodeStored")
+            ? Effect.fail(new StoreError({ stream, text: "memory: the process died here" }))
+            : shared.append(stream, codec, expected, events, at)
+      })
+    )
+    const first = ManagedRuntime.make(appLayer({ store: crashing, config: { consolidateOnEnd: false } }))
+    await first.runPromise(session("local", 3))
+    await expect(first.runPromise(endSession("local", zone))).rejects.toMatchObject({ message: "memory: the process died here" })
+    await first.dispose()
+    const second = ManagedRuntime.make(appLayer({ store: Layer.succeed(EventStore, shared), config: { consolidateOnEnd: false } }))
+    expect(await second.runPromise(pendingExtractions())).toEqual(["local"])
+    expect(await second.runPromise(resumeSessionEnd("local", zone))).toMatchObject({ kind: "episode", stored: true })
+    expect((await second.runPromise(listEpisodes({ all: true }))).map((e) => e.sessionId)).toEqual(["local"])
     expect(await second.runPromise(pendingExtractions())).toEqual([])
     await second.dispose()
   })

@@ -25,7 +25,7 @@ describe("tmem demo (the main job)", () => {
       "event  🔒 episode pending_review: demo-proxy",
       "event  💾 ✓ episode promoted: demo-proxy",
       'recall "the staging proxy times out again" → demo-proxy, demo-lexer',
-      "v2 episodes   🔒 episode pending_review: demo-proxy"
+      "v4 episodes   🔒 episode pending_review: demo-proxy"
     ])
       expect(out).toContain(line)
     // before the promotion the pending episode is never recalled
