@@ -219,7 +219,40 @@ export const make = (options: DiskOptions) =>
       return damaged(stream, p, lines.length, "unreadable")
     }
 
-    /** Reads only the end of the journal: enough to know the version and the last two projection hashes. */
+    /** The end of the journal open as `fd`: enough to know the version and the last two projection hashes. */
+    const tailAt = (stream: string, p: string, fd: number): Tail => {
+      const info = fs.fstatSync(fd)
+      const size = info.size
+      let chunk = Math.min(size, 4 * 1024)
+      for (;;) {
+        const start = size - chunk
+        const buf = Files.readRange(fd, start, chunk)
+        const lastNl = buf.lastIndexOf(10)
+        if (lastNl < 0 && start > 0) {
+          chunk = Math.min(size, chunk * 4)
+          continue
+        }
+        const complete = lastNl < 0 ? 0 : start + lastNl + 1
+        const lines = lastNl < 0 ? [] : splitLines(buf.subarray(0, lastNl))
+        // The first piece of a chunk that starts mid-file may be a partial line: never trust it.
+        const whole = start > 0 ? lines.slice(1) : lines
+        if (whole.length < 2 && start > 0) {
+          chunk = Math.min(size, chunk * 4)
+          continue
+        }
+        const parse = (t: Buffer | undefined) => {
+          if (t === undefined) return undefined
+          const r = parseLine(t)
+          if (Either.isLeft(r)) throw locateDamage(stream, p)
+          return r.right
+        }
+        const last = parse(whole[whole.length - 1])
+        const prev = parse(whole[whole.length - 2])
+        return { exists: true, size, complete, last, prev, mtimeMs: info.mtimeMs }
+      }
+    }
+
+    /** Reads only the end of the journal (tailAt). */
     const readTail = (stream: string, p: string): Tail =>
       io(stream, p, "read", () => {
         let fd: number
@@ -231,35 +264,7 @@ export const make = (options: DiskOptions) =>
           throw e
         }
         try {
-          const info = fs.fstatSync(fd)
-          const size = info.size
-          let chunk = Math.min(size, 4 * 1024)
-          for (;;) {
-            const start = size - chunk
-            const buf = Files.readRange(fd, start, chunk)
-            const lastNl = buf.lastIndexOf(10)
-            if (lastNl < 0 && start > 0) {
-              chunk = Math.min(size, chunk * 4)
-              continue
-            }
-            const complete = lastNl < 0 ? 0 : start + lastNl + 1
-            const lines = lastNl < 0 ? [] : splitLines(buf.subarray(0, lastNl))
-            // The first piece of a chunk that starts mid-file may be a partial line: never trust it.
-            const whole = start > 0 ? lines.slice(1) : lines
-            if (whole.length < 2 && start > 0) {
-              chunk = Math.min(size, chunk * 4)
-              continue
-            }
-            const parse = (t: Buffer | undefined) => {
-              if (t === undefined) return undefined
-              const r = parseLine(t)
-              if (Either.isLeft(r)) throw locateDamage(stream, p)
-              return r.right
-            }
-            const last = parse(whole[whole.length - 1])
-            const prev = parse(whole[whole.length - 2])
-            return { exists: true, size, complete, last, prev, mtimeMs: info.mtimeMs }
-          }
+          return tailAt(stream, p, fd)
         } finally {
           fs.closeSync(fd)
         }
@@ -340,21 +345,6 @@ export const make = (options: DiskOptions) =>
       for (const [, target, content] of ordered) io(stream, target, "write", () => writeProjectionNow(target, content))
     }
 
-    /** The version of the journal's last complete line, read backwards through `fd`; "partial" when it ends mid-line. */
-    const lastVersionAt = (stream: string, jp: string, fd: number): number | "partial" => {
-      const size = fs.fstatSync(fd).size
-      if (size === 0) return 0
-      for (let chunk = Math.min(size, 4096); ; chunk = Math.min(size, chunk * 4)) {
-        const buf = Files.readRange(fd, size - chunk, chunk)
-        if (buf[buf.length - 1] !== 10) return "partial"
-        const start = buf.lastIndexOf(10, buf.length - 2) + 1
-        if (start === 0 && chunk < size) continue
-        const line = parseLine(buf.subarray(start, buf.length - 1))
-        if (Either.isLeft(line)) throw locateDamage(stream, jp)
-        return line.right.version
-      }
-    }
-
     /**
      * Appends a batch's line only onto the batch it follows. The lock makes a mismatch impossible; should the lock ever
      * fail (its file deleted by hand, a file system whose locks do nothing), the last line is re-read through the very
@@ -364,7 +354,8 @@ export const make = (options: DiskOptions) =>
       io(stream, jp, "append to", () => {
         const fd = fs.openSync(jp, "a+", 0o600)
         try {
-          const found = lastVersionAt(stream, jp, fd)
+          const tail = tailAt(stream, jp, fd)
+          const found = tail.complete < tail.size ? "partial" : (tail.last?.version ?? 0)
           if (found !== versionBefore) {
             const text = found === "partial"
               ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`

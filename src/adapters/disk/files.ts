@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
 import * as path from "node:path"
 import { randomBytes } from "node:crypto"
+import { nativeAddon } from "./nativeAddon.js"
 
 /**
  * The few file primitives the disk store needs, on node:fs directly (docs/adr/0001). Small reads, writes and
@@ -188,21 +188,14 @@ export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): 
 /** Bytes of a file that must not be a symbolic link, or undefined when it does not exist. */
 export const readNoFollow = (file: string): Buffer | undefined => readSnapshot(file)?.bytes
 
-// renameat2(RENAME_EXCHANGE) from fs-native-extensions (prebuilt for linux-x64), loaded on the first guarded replace
-// (read-only commands never load the addon) so a platform without the binding still works, with a check-then-rename
-// whose window is a few microseconds instead of none.
-let swapLoaded = false
-let swap: ((from: string, to: string) => void) | undefined
+// renameat2(RENAME_EXCHANGE) from the native addon; a platform without the binding still works, with a
+// check-then-rename whose window is a few microseconds instead of none.
 const swapSync = (): ((from: string, to: string) => void) | undefined => {
-  if (swapLoaded) return swap
-  swapLoaded = true
   try {
-    const load = typeof require === "function" ? require : createRequire(import.meta.url)
-    swap = (load("fs-native-extensions") as { swapSync?: (from: string, to: string) => void }).swapSync
+    return nativeAddon().swapSync
   } catch {
-    swap = undefined
+    return undefined
   }
-  return swap
 }
 
 /** What happened to a guarded replacement: done, or the target was not the expected file and was left alone. */

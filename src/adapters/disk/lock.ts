@@ -1,6 +1,6 @@
 import { Clock, Duration, Effect } from "effect"
-import type { addon } from "./lockAddon.js"
 import * as fs from "node:fs"
+import { nativeAddon } from "./nativeAddon.js"
 
 /**
  * A journal's cross-process lock (DESIGN §7 "Lock"): an exclusive kernel advisory lock on `<journal>.lock`, through
@@ -17,17 +17,8 @@ import * as fs from "node:fs"
  * journal's own version check (DiskEventStore) refuses a batch that does not follow its last line.
  */
 
-let native: typeof addon | undefined
-
-/**
- * Loads the addon, once. It is loaded on the first lock rather than at start-up, so commands that only read
- * (`tmem prompt`, `tmem facts show`) never pay for resolving and opening a native library.
- */
-export const ready: Effect.Effect<void, unknown> = Effect.suspend(() =>
-  native !== undefined
-    ? Effect.void
-    : Effect.tryPromise({ try: () => import("./lockAddon.js"), catch: (e) => e }).pipe(Effect.map((m) => void (native ??= m.addon)))
-)
+/** Loads the addon (./nativeAddon.ts: once, on the first lock, never for commands that only read). */
+export const ready: Effect.Effect<void, unknown> = Effect.try({ try: () => void nativeAddon(), catch: (e) => e })
 
 /** Write access is needed: an exclusive lock on a descriptor opened read-only fails with EBADF. */
 const FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0)
@@ -50,9 +41,8 @@ const closeQuietly = (fd: number) => {
 }
 
 const lockedNow = (fd: number): boolean => {
-  if (native === undefined) throw new Error("the lock addon is not loaded yet (Lock.ready)")
   try {
-    return native.tryLock(fd)
+    return nativeAddon().tryLock(fd)
   } catch (e) {
     // POSIX lets a conflict be EACCES as well as EAGAIN (the addon maps only EAGAIN to false)
     if ((e as NodeJS.ErrnoException).code === "EACCES") return false
