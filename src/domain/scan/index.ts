@@ -32,16 +32,11 @@ function* findings(text: string): Generator<Finding> {
 /** Every finding of the content scan (spec §7.1 steps 1-4, in that order; de-duplicated by code). Empty = clean. Does NOT include the §7.2 unsafe filter. */
 export const scanContent = (text: string): ReadonlyArray<Finding> => [...findings(text)]
 
-// An add is decided twice on the same text (before and after the merge probe): the last verdict is kept.
-let lastScanned: { readonly text: string; readonly finding: Finding | undefined } | undefined
-
 /** The check every write path applies: first finding of scanContent, else the unsafe finding (family "unsafe", code "remote-fetch-piped-to-shell", label "remote fetch piped to shell"), else undefined. */
 export const scanForWrite = (text: string): Finding | undefined => {
-  if (lastScanned?.text === text) return lastScanned.finding
   const first = findings(text).next()
-  const finding = !first.done ? first.value : factLooksUnsafe(text) ? UNSAFE : undefined
-  lastScanned = { text, finding }
-  return finding
+  if (!first.done) return first.value
+  return factLooksUnsafe(text) ? UNSAFE : undefined
 }
 
 /** One-line error: `memory: content contains <label>` for content findings, `memory: fact looks unsafe (remote fetch piped to shell)` for the unsafe family. */
