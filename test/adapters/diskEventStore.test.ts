@@ -204,6 +204,32 @@ describe("DiskEventStore", () => {
       fs.utimesSync(file, before.atime, before.mtime)
     }
 
+    it.scopedLive("creates its journal directory again when it was removed between two writes", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        yield* withStore(dir, (mine) =>
+          Effect.gen(function* () {
+            yield* mine.append("sessions/s1", codec, 0, [added("one")], at)
+            fs.rmSync(path.join(dir, "journal"), { recursive: true })
+            const again = yield* mine.append("sessions/s1", codec, 0, [added("two")], at)
+            expect(again.batch.version).toBe(1)
+          })
+        )
+        expect(fs.readFileSync(path.join(dir, "journal/sessions/s1.jsonl"), "utf8")).toContain('"content":"two"')
+      })
+    )
+
+    it.scopedLive("leaves no displaced fact file behind once it is closed, however quickly the writes follow", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        yield* withStore(dir, (mine) =>
+          Effect.forEach(Array.from({ length: 40 }, (_, i) => i), (i) => mine.append("facts/user", codec, i, [added(`fact ${i}`)], at), { discard: true })
+        )
+        expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
+        expect(fs.readFileSync(path.join(dir, "user.md"), "utf8").split("\n§\n")).toHaveLength(40)
+      })
+    )
+
     it.scopedLive("sees another instance's append: its next write follows it and builds on its state", () =>
       Effect.gen(function* () {
         const dir = yield* tempDir

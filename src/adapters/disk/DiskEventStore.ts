@@ -350,7 +350,7 @@ export const make = (options: DiskOptions) =>
      * fail (its file deleted by hand, a file system whose locks do nothing), the last line is re-read through the very
      * descriptor the line is appended with, just before writing, so the journal never gets two batches with one version.
      */
-    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Files.Pending =>
+    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Files.Pending & { readonly fresh: boolean } =>
       io(stream, jp, "append to", () => {
         const fd = fs.openSync(jp, "a+", 0o600)
         try {
@@ -364,11 +364,12 @@ export const make = (options: DiskOptions) =>
             throw new Failure(new StoreError({ stream, text }), conflict)
           }
           Files.writeAll(fd, bytes)
+          // an empty journal (new, as a rule) needs its directory entry made durable too
+          return { fd, path: jp, fresh: tail.size === 0 }
         } catch (e) {
           fs.closeSync(fd)
           throw e
         }
-        return { fd, path: jp }
       })
 
     /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
@@ -395,9 +396,8 @@ export const make = (options: DiskOptions) =>
           ? { version, at, events: encoded.right as ReadonlyArray<unknown> }
           : { version, at, events: encoded.right as ReadonlyArray<unknown>, projectionHash: sha256(rendered) }
       const jp = journalPath(stream)
-      const createdJournal = !fs.existsSync(jp)
       const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
-      let journal: Files.Pending
+      let journal: Files.Pending & { readonly fresh: boolean }
       try {
         options.beforeJournalAppend?.(stream)
         if (target !== undefined) unmoved(stream, target)
@@ -421,7 +421,7 @@ export const make = (options: DiskOptions) =>
           return yield* Effect.fail(storeError(stream, shown(jp), "sync", j.reason))
         }
         const warning = yield* attempt(() => {
-          if (createdJournal) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
+          if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
           if (temp === undefined || target === undefined) return undefined
           if (t.status === "rejected") {
             fs.rmSync(temp.path, { force: true })
@@ -460,7 +460,6 @@ export const make = (options: DiskOptions) =>
       const ordered = [...changed.filter(([n]) => n !== files.manifest), ...changed.filter(([n]) => n === files.manifest)]
       const removed = projectedFiles(stream, new Map([...before].filter(([name]) => !after.has(name))))
       const jp = journalPath(stream)
-      const createdJournal = !fs.existsSync(jp)
       // At most OPEN_AT_ONCE temp files are open at a time: the first chunk is written now and flushed with the
       // journal line (the common batch is one chunk: one flush), later chunks are written and flushed in turn after
       // it. Nothing is renamed before every temp file and the journal line are durable.
@@ -482,7 +481,7 @@ export const make = (options: DiskOptions) =>
         return temps
       }
       const temps = writeTemps(first ?? [])
-      let journal: Files.Pending
+      let journal: Files.Pending & { readonly fresh: boolean }
       try {
         options.beforeJournalAppend?.(stream)
         journal = appendBatch(stream, jp, version - events.length, encodeKnownLine(line))
@@ -514,7 +513,7 @@ export const make = (options: DiskOptions) =>
           durable.push(...written.right.map((t, i) => ({ temp: t.pending.path, target: t.target, ok: synced[i]!.status === "fulfilled" })))
         }
         yield* attempt(() => {
-          if (createdJournal) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
+          if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
           options.beforeProjectionRename?.(stream)
           let complete = true
           for (const t of durable) {
@@ -584,24 +583,37 @@ export const make = (options: DiskOptions) =>
         : `memory: ${rel(target)} was saved twice by another program while tmem wrote it; the earlier save is kept as ${rel(r.keptAside)}`
     }
 
+    // Journal directories this store created or found: each write checked again cost more than its lock.
+    const journalDirs = new Set<string>()
+
     /** Takes the stream's kernel lock (./lock.ts), waiting with jittered back-off up to lockWaitMs for another holder. */
-    const acquireLock = (stream: string, jp: string) =>
-      Effect.suspend(() => {
-        try {
-          if (io(stream, path.dirname(jp), "create", () => Files.ensureDir(path.dirname(jp)))) io(stream, dir, "sync", () => Files.fsyncDir(dir))
-        } catch (e) {
-          return Effect.fail(failureOf(e))
-        }
-        const lockPath = `${jp}.lock`
-        return Effect.mapError(Lock.acquire(lockPath, lockWaitMs), (e) =>
-          e instanceof Lock.LockBusy
-            ? new StoreError({
-                stream,
-                text: `memory: cannot lock ${shown(lockPath)}: another tmem process has held it for over ${Math.round(e.waitedMs / 100) / 10} s (stopped or hung?); end that process (its lock goes with it) and retry`
-              })
-            : storeError(stream, shown(lockPath), "lock", e)
-        )
+    const acquireLock = (stream: string, jp: string) => {
+      const journalDir = path.dirname(jp)
+      const lockPath = `${jp}.lock`
+      const ensured = attempt(() => {
+        if (journalDirs.has(journalDir)) return
+        if (io(stream, journalDir, "create", () => Files.ensureDir(journalDir))) io(stream, dir, "sync", () => Files.fsyncDir(dir))
+        journalDirs.add(journalDir)
       })
+      const take = Effect.zipRight(ensured, Lock.acquire(lockPath, lockWaitMs))
+      return take.pipe(
+        // the directory was removed since this store last saw it: create it again
+        Effect.catchIf(
+          (e) => (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT",
+          () => Effect.zipRight(Effect.sync(() => journalDirs.delete(journalDir)), take)
+        ),
+        Effect.mapError((e) =>
+          e instanceof StoreError
+            ? e
+            : e instanceof Lock.LockBusy
+              ? new StoreError({
+                  stream,
+                  text: `memory: cannot lock ${shown(lockPath)}: another tmem process has held it for over ${Math.round(e.waitedMs / 100) / 10} s (stopped or hung?); end that process (its lock goes with it) and retry`
+                })
+              : storeError(stream, shown(lockPath), "lock", e)
+        )
+      )
+    }
 
     const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
       const jp = journalPath(stream)
@@ -1002,4 +1014,6 @@ export const make = (options: DiskOptions) =>
   })
 
 /** The disk store (node:fs; no platform services needed). */
-export const layer = (options: DiskOptions) => Layer.effect(EventStore, make(options))
+export const layer = (options: DiskOptions) =>
+  // closing the store waits for the displaced projections still being unlinked in the thread pool (./files.ts)
+  Layer.scoped(EventStore, Effect.zipLeft(make(options), Effect.addFinalizer(() => Effect.promise(Files.unlinked))))
