@@ -35,12 +35,27 @@ export const recallContext = Effect.fn("recallContext")(function* (
   latestUserMessage: string,
   planSteps: ReadonlyArray<{ readonly title: string; readonly status: string }> = []
 ) {
+  return (yield* recallDetailed(latestUserMessage, planSteps)).block
+})
+
+/** What one turn's recall found: the episodes shown, best first, and the block the agent sees (`recallContext`). */
+export interface Recalled {
+  readonly episodes: ReadonlyArray<EpisodeHit>
+  readonly block: string
+}
+
+/** recallContext with the episodes it chose, for callers that measure or explain recall (`tmem eval recall`). */
+export const recallDetailed = Effect.fn("recallDetailed")(function* (
+  latestUserMessage: string,
+  planSteps: ReadonlyArray<{ readonly title: string; readonly status: string }> = []
+) {
   const config = yield* Settings
-  if (!config.enabled) return ""
+  if (!config.enabled) return { episodes: [], block: "" } satisfies Recalled
   const found = yield* nearest(recallQuery(latestUserMessage, planSteps), RECALL_RAW_HITS, RECALL_OVERFETCH).pipe(
     Effect.catchAll((e) => Effect.as(Effect.logWarning(`memory: recall skipped: ${e.message}`), []))
   )
-  return formatEpisodeContext(found.slice(0, RECALL_KEEP).map(hitOf))
+  const episodes = found.slice(0, RECALL_KEEP).map(hitOf)
+  return { episodes, block: formatEpisodeContext(episodes) } satisfies Recalled
 })
 
 /** Orders `items` by the model's ranking; undefined when the model is unusable (callers keep their order). */
