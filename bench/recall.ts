@@ -9,6 +9,7 @@ import * as MemoryDerivedFiles from "../src/adapters/memory/MemoryDerivedFiles.j
 import * as MemoryEventStore from "../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../src/adapters/rp/RpEmbedder.js"
+import * as LocalEpisodeSearch from "../src/adapters/search/LocalEpisodeSearch.js"
 import { EpisodeIndex } from "../src/app/EpisodeIndex.js"
 import { loadEpisodes } from "../src/app/episodes.js"
 import { recallContext } from "../src/app/recall.js"
@@ -45,7 +46,7 @@ const episodesOf = (n: number): ReadonlyArray<Episode> =>
   }))
 
 const services = (store: Layer.Layer<EventStore>) =>
-  EpisodeIndex.layer.pipe(
+  Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
     Layer.provide(MemoryDerivedFiles.layer),
     Layer.provideMerge(Layer.mergeAll(store, RpEmbedder.layer(256), NoneLlm.layer, Settings.layer(DEFAULT_CONFIG), Notifiers.silent))
   )

@@ -17,6 +17,7 @@ import * as DiskEventStore from "./disk/DiskEventStore.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
 import * as RpEmbedder from "./rp/RpEmbedder.js"
+import * as LocalEpisodeSearch from "./search/LocalEpisodeSearch.js"
 
 export const NodeFiles = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
@@ -49,7 +50,11 @@ const llmFor = (config: MemoryConfig) =>
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) =>
-  Layer.mergeAll(capConsolidationLayer, Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN), EpisodeIndex.layer.pipe(Layer.provide(DiskDerivedFiles.layer({ dir: options.dir })))).pipe(
+  Layer.mergeAll(
+    capConsolidationLayer,
+    Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
+    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir: options.dir })))
+  ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(

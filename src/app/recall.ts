@@ -1,35 +1,54 @@
 import { Effect, Option } from "effect"
 import { during } from "../ports/Progress.js"
-import { cosine } from "../domain/embedding/index.js"
-import { type EpisodeHit, formatEpisodeContext, parseRanking, RECALL_KEEP, RECALL_OVERFETCH, RECALL_RAW_HITS, rankerPrompt, recallQuery } from "../domain/episodes/recall.js"
+import {
+  blockOverhead,
+  type EpisodeHit,
+  formatEpisodeContext,
+  PASSAGE_LINE_OVERHEAD,
+  parseRanking,
+  RECALL_KEEP,
+  rankerPrompt,
+  recallQuery
+} from "../domain/episodes/recall.js"
 import { type Episode, newestFirst, previewOf } from "../domain/episodes/store.js"
-import { isPendingReview, isRecallable } from "../domain/sessions/provenance.js"
-import { Embedder } from "../ports/Embedder.js"
+import { isRecallable } from "../domain/sessions/provenance.js"
+import { utf8Bytes } from "../domain/text/utf8.js"
 import { Llm } from "../ports/Llm.js"
-import { EpisodeIndex } from "./EpisodeIndex.js"
 import { loadEpisodes } from "./episodes.js"
+import { passagesOf, type Retrieved, retrieve } from "./retrieval.js"
 import { Settings } from "./Settings.js"
 
-const hitOf = (e: Episode): EpisodeHit => ({ sessionId: e.sessionId, turns: e.turns, preview: previewOf(e) })
+const hitOf = (e: Episode, passages: ReadonlyArray<string> = []): EpisodeHit => ({ sessionId: e.sessionId, turns: e.turns, preview: previewOf(e), passages })
+
+/** Most matching sentences shown under one recalled episode. */
+const PASSAGES_PER_EPISODE = 3
+/** What the search tool shows of each result's matching sentences. */
+const SEARCH_PASSAGE_BYTES = 480
 
 /**
- * The recallable episodes nearest to `query`, best first: index hits mapped through the current store (an evicted
- * or deduplicated episode is never resurrected by a stale index), pending ones skipped before the cut.
+ * The recalled episodes with their matching sentences, within `budget` bytes for the whole block: episodes that do
+ * not fit even without sentences are left out from the last; the sentences share what is left, best episode first
+ * (what one leaves unused passes to the next).
  */
-const nearest = (query: string, raw: number, keep: number) =>
+const withPassages = (hits: ReadonlyArray<Episode>, weights: ReadonlyMap<string, number>, budget: number) =>
   Effect.gen(function* () {
-    const { state } = yield* loadEpisodes()
-    const hits = yield* (yield* EpisodeIndex).search(state.episodes, query, raw)
-    const byId = new Map(state.episodes.map((e) => [e.sessionId, e] as const))
-    return hits
-      .map((h) => byId.get(h.sessionId))
-      .filter((e): e is Episode => e !== undefined && !isPendingReview(e.provenance))
-      .slice(0, keep)
+    let chosen = hits
+    while (chosen.length > 0 && blockOverhead(chosen.map((e) => hitOf(e))) > budget) chosen = chosen.slice(0, -1)
+    let left = budget - blockOverhead(chosen.map((e) => hitOf(e)))
+    const out: Array<EpisodeHit> = []
+    for (const [i, e] of chosen.entries()) {
+      const share = Math.floor(left / (chosen.length - i))
+      // each line also carries its indent and marker, which bestPassages does not count
+      const passages = yield* passagesOf(e, weights, share - (PASSAGE_LINE_OVERHEAD - 1) * PASSAGES_PER_EPISODE, PASSAGES_PER_EPISODE)
+      left -= passages.reduce((n, p) => n + utf8Bytes(p) + PASSAGE_LINE_OVERHEAD, 0)
+      out.push(hitOf(e, passages))
+    }
+    return out
   })
 
 /**
- * The per-turn recall block (spec episodes §7): never a model call; any failure is no context. The query is the
- * latest user message plus the titles of the plan steps not done.
+ * The per-turn recall block (spec episodes §7, DESIGN §7 "Retrieval"): never a model call; any failure is no
+ * context. The query is the latest user message plus the titles of the plan steps not done.
  */
 export const recallContext = Effect.fn("recallContext")(function* (
   latestUserMessage: string,
@@ -51,11 +70,16 @@ export const recallDetailed = Effect.fn("recallDetailed")(function* (
 ) {
   const config = yield* Settings
   if (!config.enabled) return { episodes: [], block: "" } satisfies Recalled
-  const found = yield* nearest(recallQuery(latestUserMessage, planSteps), RECALL_RAW_HITS, RECALL_OVERFETCH).pipe(
-    Effect.catchAll((e) => Effect.as(Effect.logWarning(`memory: recall skipped: ${e.message}`), []))
-  )
-  const episodes = found.slice(0, RECALL_KEEP).map(hitOf)
-  return { episodes, block: formatEpisodeContext(episodes) } satisfies Recalled
+  const found = yield* Effect.gen(function* () {
+    const { state } = yield* loadEpisodes()
+    const { hits, weights } = yield* retrieve(state.episodes, recallQuery(latestUserMessage, planSteps), { limit: RECALL_KEEP, floor: config.recallFloor })
+    return yield* withPassages(
+      hits.map((h) => h.episode),
+      weights,
+      config.recallBlockBytes
+    )
+  }).pipe(Effect.catchAll((e) => Effect.as(Effect.logWarning(`memory: recall skipped: ${e.message}`), [] as ReadonlyArray<EpisodeHit>)))
+  return { episodes: found, block: formatEpisodeContext(found) } satisfies Recalled
 })
 
 /** Orders `items` by the model's ranking; undefined when the model is unusable (callers keep their order). */
@@ -73,36 +97,38 @@ const llmRank = (query: string, items: ReadonlyArray<Episode>) =>
     return ranking.kind === "none" ? [] : ranking.kind === "order" ? ranking.indices.map((i) => items[i]!) : undefined
   })
 
-/** Every recallable episode ranked by the model, else by the embedder against the previews, else by recency. */
+/**
+ * Every recallable episode ranked by the model, when one is configured for search: it may find what the words and
+ * the embedder missed, and may answer that nothing is relevant. Without a model, nothing: the hybrid search already
+ * judged that no episode matches.
+ */
 const rankedFullSearch = (query: string) =>
   Effect.gen(function* () {
     const { state } = yield* loadEpisodes()
     const recallable = newestFirst(state.episodes).filter((e) => isRecallable(e.provenance))
-    if (recallable.length <= 1) return recallable
-    const ranked = yield* llmRank(query, recallable)
-    if (ranked !== undefined) return ranked
-    const previews = recallable.map(previewOf)
-    const embedder = yield* Embedder
-    const vectors = yield* Effect.option(embedder.embed([...previews, query], [...previews, query]).pipe(during(`embedding (${embedder.space.model})`)))
-    if (Option.isNone(vectors)) return recallable
-    const q = vectors.value[previews.length]!
-    // stable: equal scores keep recency order
-    return recallable
-      .map((e, i) => ({ e, i, s: cosine(q, vectors.value[i]!) }))
-      .sort((a, b) => b.s - a.s || a.i - b.i)
-      .map((x) => x.e)
+    return (yield* llmRank(query, recallable)) ?? []
   })
 
 /**
- * The `search` action (spec episodes §8): vector candidates (recallable only), re-ranked by the model when
- * `llm_search` is on and one is configured; without candidates, the ranked full search. A model that says none
- * are relevant means no results.
+ * The `search` action (spec episodes §8, DESIGN §7 "Retrieval"): the hybrid candidates (recallable only, above the
+ * relevance floor), re-ranked by the model when `llm_search` is on and one is configured. Without candidates only a
+ * model may still find something in the whole store (it can answer "none"); otherwise nothing matched.
  */
 export const searchEpisodes = Effect.fn("searchEpisodes")(function* (query: string, limit = 5) {
   const n = limit > 0 ? limit : 5
-  const candidates = yield* nearest(query, Math.max(4 * n, 20) * 3 + 5, Math.max(4 * n, 20)).pipe(Effect.orElseSucceed(() => []))
-  if (candidates.length === 0) return (yield* rankedFullSearch(query)).slice(0, n).map(hitOf)
+  const config = yield* Settings
+  const found = yield* Effect.gen(function* () {
+    const { state } = yield* loadEpisodes()
+    return yield* retrieve(state.episodes, query, { limit: Math.max(4 * n, 20), floor: config.recallFloor })
+  }).pipe(Effect.orElseSucceed(() => ({ hits: [] as ReadonlyArray<Retrieved>, weights: new Map<string, number>() as ReadonlyMap<string, number> })))
+  const candidates = found.hits.map((h) => h.episode)
+  if (candidates.length === 0) {
+    const all = yield* rankedFullSearch(query)
+    return all.slice(0, n).map((e) => hitOf(e))
+  }
   const ranked = yield* llmRank(query, candidates)
-  return (ranked ?? candidates).slice(0, n).map(hitOf)
+  const shown = (ranked ?? candidates).slice(0, n)
+  const out: Array<EpisodeHit> = []
+  for (const e of shown) out.push(hitOf(e, yield* passagesOf(e, found.weights, SEARCH_PASSAGE_BYTES, 2).pipe(Effect.orElseSucceed(() => []))))
+  return out
 })
-

@@ -4,6 +4,7 @@ import * as MemoryDerivedFiles from "../../src/adapters/memory/MemoryDerivedFile
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
 import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
+import * as LocalEpisodeSearch from "../../src/adapters/search/LocalEpisodeSearch.js"
 import { Background } from "../../src/app/Background.js"
 import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
@@ -31,7 +32,7 @@ export const appLayer = (
     drain?: Duration.DurationInput
   } = {}
 ) =>
-  Layer.mergeAll(makeCapConsolidationLayer(options.cap), options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer, EpisodeIndex.layer.pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
+  Layer.mergeAll(makeCapConsolidationLayer(options.cap), options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer, Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,

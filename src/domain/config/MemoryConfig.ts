@@ -50,6 +50,8 @@ export const MemorySection = Schema.Struct({
   max_episodes: opt(Whole),
   episode_ttl_days: opt(Whole),
   auto_approve_episodes: opt(Schema.Boolean),
+  recall_floor: opt(Finite),
+  recall_block_bytes: opt(Whole),
   embedding: opt(EmbeddingSection),
   extended: opt(Schema.Unknown)
 })
@@ -110,6 +112,10 @@ export interface MemoryConfig {
   /** 0 = keep forever. */
   readonly episodeTtlDays: number
   readonly autoApproveEpisodes: boolean
+  /** The share of a query's weight an episode's words must match to be recalled (0 recalls on any shared word). */
+  readonly recallFloor: number
+  /** The most the per-turn recall block may take, in UTF-8 bytes. */
+  readonly recallBlockBytes: number
   readonly embedding: EmbeddingConfig
   readonly llm: LlmConfig
 }
@@ -157,6 +163,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   maxEpisodes: 500,
   episodeTtlDays: 0,
   autoApproveEpisodes: false,
+  recallFloor: 0.2,
+  recallBlockBytes: 2048,
   embedding: DEFAULT_EMBEDDING,
   llm: DEFAULT_LLM
 }
@@ -264,6 +272,10 @@ export const resolveConfig = (
     maxEpisodes: positive(m.max_episodes, d.maxEpisodes),
     episodeTtlDays: positive(m.episode_ttl_days, d.episodeTtlDays),
     autoApproveEpisodes: m.auto_approve_episodes ?? d.autoApproveEpisodes,
+    // a floor of 0 is meaningful (any shared word recalls), so only a negative or absent one takes the default; 1 is the most
+    recallFloor: m.recall_floor === undefined || m.recall_floor < 0 ? d.recallFloor : Math.min(m.recall_floor, 1),
+    // below 512 bytes not even one episode line with its preview fits
+    recallBlockBytes: m.recall_block_bytes === undefined || m.recall_block_bytes <= 0 ? d.recallBlockBytes : Math.max(512, m.recall_block_bytes),
     // memory.embedding, else the shared top-level block, else the local embedder.
     embedding: resolveEmbedding(m.embedding ?? file.embedding, env),
     llm: resolveLlm(file.llm, env)

@@ -12,28 +12,40 @@ export const RECALL_KEEP = 3
 /** Raw index hits asked for, `3k + 5` with k = RECALL_OVERFETCH: room for hits the trust and index filters drop (§7.4). */
 export const RECALL_RAW_HITS = 3 * RECALL_OVERFETCH + 5
 
-/** One episode as recall and search show it: the index entry's preview, never the full summary. */
+/** One episode as recall and search show it: its preview, and the sentences of its text that match the query. */
 export interface EpisodeHit {
   readonly sessionId: string
   readonly turns: number
   readonly preview: string
+  /** Best first; empty when nothing but the preview is shown. */
+  readonly passages?: ReadonlyArray<string>
 }
 
 /** What recall searches for (§7.1): the latest user message, then each plan step not yet `done`, one per line. */
 export const recallQuery = (latestUserMessage: string, planSteps: ReadonlyArray<{ readonly title: string; readonly status: string }>): string =>
   [latestUserMessage, ...planSteps.filter((s) => s.status !== "done").map((s) => s.title)].join("\n")
 
-/** The per-turn context block (§7.5), best first, at most RECALL_KEEP episodes; no episodes → "". */
+const HEADER = "\n═══ RELEVANT PAST SESSIONS ═══\nSummaries of past sessions related to the current task:\n"
+const FOOTER = `${"─".repeat(33)}\nUse this context to recall past decisions, fixes, and discussions.\n`
+const PASSAGE_PREFIX = "  › "
+
+/** The block's fixed text and one episode's line, in bytes: what is left of a budget for the matching sentences. */
+export const blockOverhead = (episodes: ReadonlyArray<Pick<EpisodeHit, "sessionId" | "turns" | "preview">>): number =>
+  utf8Bytes(HEADER) + utf8Bytes(FOOTER) + episodes.reduce((n, e) => n + utf8Bytes(episodeLine(e)), 0)
+
+const episodeLine = (e: Pick<EpisodeHit, "sessionId" | "turns" | "preview">) => `• [${e.sessionId}] (${e.turns} turns): ${e.preview}\n`
+
+/** Bytes each passage line adds besides its text. */
+export const PASSAGE_LINE_OVERHEAD = utf8Bytes(PASSAGE_PREFIX) + 1
+
+/**
+ * The per-turn context block (§7.5, extended by DESIGN §7 "Retrieval"), best first, at most RECALL_KEEP episodes,
+ * each with its matching sentences indented under it; no episodes → "".
+ */
 export const formatEpisodeContext = (episodes: ReadonlyArray<EpisodeHit>): string => {
   if (episodes.length === 0) return ""
-  const lines = episodes.slice(0, RECALL_KEEP).map((e) => `• [${e.sessionId}] (${e.turns} turns): ${e.preview}\n`)
-  return (
-    "\n═══ RELEVANT PAST SESSIONS ═══\n" +
-    "Summaries of past sessions related to the current task:\n" +
-    lines.join("") +
-    `${"─".repeat(33)}\n` +
-    "Use this context to recall past decisions, fixes, and discussions.\n"
-  )
+  const lines = episodes.slice(0, RECALL_KEEP).map((e) => episodeLine(e) + (e.passages ?? []).map((p) => `${PASSAGE_PREFIX}${p}\n`).join(""))
+  return HEADER + lines.join("") + FOOTER
 }
 
 const RANKER_SYSTEM =

@@ -1,0 +1,119 @@
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import type { Episode } from "../domain/episodes/store.js"
+import { bestPassages } from "../domain/search/passages.js"
+import { isRecallable } from "../domain/sessions/provenance.js"
+import { sessionCodec, sessionStream } from "../domain/sessions/stream.js"
+import { EpisodeSearch, type SearchDocument } from "../ports/EpisodeSearch.js"
+import { EventStore } from "../ports/EventStore.js"
+import { EpisodeIndex } from "./EpisodeIndex.js"
+
+/**
+ * Hybrid recall (DESIGN §7 "Retrieval", docs/EPISODES.md): the lexical index over each recallable episode's summary
+ * and, for a trusted session, its recorded text, fused with the embedder's ranking of the summaries; a relevance
+ * floor leaves a query about nothing remembered with nothing. Pending episodes are never indexed and are filtered
+ * again against the current store, so a lagging index cannot show one.
+ */
+
+/** One recalled episode and its fused score. */
+export interface Retrieved {
+  readonly episode: Episode
+  readonly score: number
+}
+
+/** Candidates each side contributes before fusion. */
+const CANDIDATES = 40
+/** Reciprocal-rank fusion's damping constant: ranks far down either list still count, a little. */
+const RRF_K = 60
+/** The embedder's ranking counts for less than the words: the local embedder sees only the summaries. */
+const VECTOR_WEIGHT = 0
+/** A hit the words do not support must be this close to the query in the embedding space to count. */
+export const VECTOR_FLOOR = 2
+
+const sha = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16)
+
+/** A trusted session's own words, as the agent and the user wrote them (no system prompt, no tool output). */
+const sessionText = (sessionId: string) =>
+  Effect.gen(function* () {
+    const stream = sessionStream(sessionId)
+    if (stream === undefined) return ""
+    const loaded = yield* Effect.option((yield* EventStore).load(stream, sessionCodec))
+    if (loaded._tag === "None") return ""
+    return loaded.value.state.messages
+      .filter((m) => m.role === "user" || m.role === "assistant")
+      .map((m) => m.content)
+      .join("\n")
+  })
+
+/** Whether recall may read the session behind an episode: trusted at the source, not merely approved later. */
+const readsSession = (e: Episode) => e.provenance.untrusted !== true
+
+/** The text recall searches and quotes for an episode. */
+const documentText = (e: Episode) => (readsSession(e) ? Effect.map(sessionText(e.sessionId), (body) => (body === "" ? e.summary : `${e.summary}\n${body}`)) : Effect.succeed(e.summary))
+
+// what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended)
+const stampOf = (e: Episode) => `${sha(e.summary)}:${readsSession(e) ? "s" : "-"}`
+
+/** Brings the lexical index in step with the recallable episodes: indexes what is new or changed, drops the rest. */
+export const syncSearch = (episodes: ReadonlyArray<Episode>) =>
+  Effect.gen(function* () {
+    const search = yield* EpisodeSearch
+    const indexed = yield* search.indexed
+    const wanted = new Map(episodes.filter((e) => isRecallable(e.provenance)).map((e) => [e.sessionId, e] as const))
+    const remove = [...indexed.keys()].filter((id) => !wanted.has(id))
+    const put: Array<SearchDocument> = []
+    for (const e of wanted.values()) {
+      const stamp = stampOf(e)
+      if (indexed.get(e.sessionId) === stamp) continue
+      put.push({ id: e.sessionId, stamp, text: yield* documentText(e) })
+    }
+    yield* search.update(put, remove)
+  })
+
+/**
+ * The recallable episodes that answer `query`, best first, at most `limit`, with each query term's weight (for
+ * `passagesOf`). `floor` is the share of the query's weight an episode's words must match, unless the embedder
+ * alone puts it within VECTOR_FLOOR.
+ */
+export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, options: { readonly limit: number; readonly floor: number }) =>
+  Effect.gen(function* () {
+    const search = yield* EpisodeSearch
+    if (options.limit <= 0) return { hits: [] as ReadonlyArray<Retrieved>, weights: new Map<string, number>() as ReadonlyMap<string, number> }
+    yield* syncSearch(episodes)
+    const byId = new Map(episodes.filter((e) => isRecallable(e.provenance)).map((e) => [e.sessionId, e] as const))
+    const lexical = (yield* search.search(query, CANDIDATES)).filter((m) => byId.has(m.id))
+    const vector = (yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES)).filter((h) => byId.has(h.sessionId))
+    const fused = new Map<string, { score: number; coverage: number; cosine: number }>()
+    const entry = (id: string) => {
+      let f = fused.get(id)
+      if (f === undefined) {
+        f = { score: 0, coverage: 0, cosine: 0 }
+        fused.set(id, f)
+      }
+      return f
+    }
+    lexical.forEach((m, rank) => {
+      const f = entry(m.id)
+      f.score += 1 / (RRF_K + rank + 1)
+      f.coverage = m.coverage
+    })
+    vector.forEach((h, rank) => {
+      const f = entry(h.sessionId)
+      f.score += VECTOR_WEIGHT / (RRF_K + rank + 1)
+      f.cosine = h.score
+    })
+    const relevant = (f: { coverage: number; cosine: number }, floor: number) => f.coverage >= floor || f.cosine >= VECTOR_FLOOR
+    const ordered = [...fused].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
+    // the floor decides whether the query is about anything remembered at all (its best answer must reach it);
+    // once it is, the episodes after the best need only half of it
+    const best = ordered.find(([, f]) => relevant(f, options.floor))
+    const hits: ReadonlyArray<Retrieved> = best === undefined ? [] : ordered
+      .filter(([, f]) => relevant(f, options.floor / 2))
+      .slice(0, options.limit)
+      .map(([id, f]) => ({ episode: byId.get(id)!, score: f.score }))
+    return { hits, weights: hits.length === 0 ? new Map<string, number>() : yield* search.termWeights(query) }
+  })
+
+/** The sentences of an episode's text (its session's words when trusted, else its summary) that best match. */
+export const passagesOf = (episode: Episode, weights: ReadonlyMap<string, number>, budget: number, max: number) =>
+  Effect.map(documentText(episode), (text) => bestPassages(text, weights, budget, max))

@@ -1,0 +1,73 @@
+/**
+ * What recall shows of an episode besides its preview: the sentences of its text that best answer the query
+ * (DESIGN §7 "Retrieval"), best first, within a byte budget. Pure; weights come from the lexical index.
+ */
+import { truncateBytes, utf8Bytes } from "../text/utf8.js"
+import { searchTerms } from "./terms.js"
+
+/** Longest sentence shown; a longer one is cut around its first matching term. */
+export const PASSAGE_MAX_BYTES = 240
+const ELLIPSIS = "…"
+// a sentence ends at . ! ? (or their full-width forms) followed by a space, or at a line end
+const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/** The sentences of a text, each trimmed and on one line, blanks dropped. */
+export const sentencesOf = (text: string): Array<string> =>
+  text
+    .replace(CONTROL, " ")
+    .split(SENTENCE_END)
+    .map((s) => s.replace(/\s+/gu, " ").trim())
+    .filter((s) => s !== "")
+
+/** A sentence cut to `max` bytes, keeping the part around `focus` (a term it contains) when that is past the cut. */
+const fit = (sentence: string, focus: string | undefined, max: number): string => {
+  if (utf8Bytes(sentence) <= max) return sentence
+  const at = focus === undefined ? -1 : sentence.toLowerCase().indexOf(focus)
+  const room = max - 2 * utf8Bytes(ELLIPSIS)
+  if (at <= 0 || utf8Bytes(sentence.slice(0, at)) < room / 2) return `${truncateBytes(sentence, max - utf8Bytes(ELLIPSIS))}${ELLIPSIS}`
+  // start a little before the focus term, at a word break
+  let start = at
+  for (let back = 0; start > 0 && back < room / 3; back++) start--
+  const space = sentence.indexOf(" ", start)
+  if (space !== -1 && space < at) start = space + 1
+  const rest = sentence.slice(start)
+  const cut = truncateBytes(rest, room)
+  return cut.length === rest.length ? `${ELLIPSIS}${rest}` : `${ELLIPSIS}${cut}${ELLIPSIS}`
+}
+
+/**
+ * The sentences of `text` that match the query, best first: each scores the summed weight of the distinct query
+ * terms it holds (`weights`: rare terms weigh most). Taken while they fit `budget` bytes (one line each, the
+ * newline counted), at most `max`; a sentence matching nothing is never shown.
+ */
+export const bestPassages = (text: string, weights: ReadonlyMap<string, number>, budget: number, max = 3): Array<string> => {
+  if (weights.size === 0 || budget <= 0) return []
+  const scored = sentencesOf(text)
+    .map((s, i) => {
+      let score = 0
+      let focus: string | undefined
+      const seen = new Set<string>()
+      for (const t of searchTerms(s)) {
+        const w = weights.get(t)
+        if (w === undefined || seen.has(t)) continue
+        seen.add(t)
+        score += w
+        if (focus === undefined) focus = t
+      }
+      return { s, i, score, focus }
+    })
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+  const out: Array<string> = []
+  let left = budget
+  for (const x of scored) {
+    if (out.length >= max) break
+    const line = fit(x.s, x.focus, Math.min(PASSAGE_MAX_BYTES, left - 1))
+    if (line === "" || utf8Bytes(line) + 1 > left) continue
+    if (out.includes(line)) continue
+    out.push(line)
+    left -= utf8Bytes(line) + 1
+  }
+  return out
+}
