@@ -17,6 +17,7 @@ import * as DiskEventStore from "./disk/DiskEventStore.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
 import * as RpEmbedder from "./rp/RpEmbedder.js"
+import * as WeightedEmbedder from "./rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "./search/LocalEpisodeSearch.js"
 
 export const NodeFiles = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
@@ -41,7 +42,9 @@ const embedderFor = (config: MemoryConfig) =>
     ? withBackoff().pipe(
         Layer.provide(Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/HttpEmbedder.js")), (m) => m.layer(config.embedding))))
       )
-    : RpEmbedder.layer(256)
+    : config.embedding.provider === "rp"
+      ? RpEmbedder.layer(256)
+      : WeightedEmbedder.layer(256)
 
 const llmFor = (config: MemoryConfig) =>
   config.llm.provider === "openai"

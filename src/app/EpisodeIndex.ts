@@ -72,7 +72,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
       // Random projections are fitted on the corpus, so a query needs that fit; other embedders are stateless.
       const queryFor = (corpus: ReadonlyArray<string>) =>
-        embedder.space.provider === "rp" ? fitted(embedder, corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
+        embedder.space.provider === "rp" || embedder.space.provider === "local" ? fitted(embedder, corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
 
       const rebuild = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>
         Effect.gen(function* () {

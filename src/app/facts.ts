@@ -47,7 +47,10 @@ export const loadFacts = Effect.fn("loadFacts", writePath)(function* (target: Ta
  */
 export const probeMerge = Effect.fn("probeMerge", writePath)(function* (entries: ReadonlyArray<string>, content: string) {
   const embedder = yield* Embedder
-  const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
+  // the new text belongs to the corpus: a corpus-fitted embedder would otherwise drop the very words that make it
+  // different ("Uses helix" against "Uses vim" would be "Uses" alone, a near-copy)
+  const texts = [...entries, content]
+  const vectors = yield* embedder.embed(texts, texts).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
   if (vectors._tag === "None") return undefined
   const query = vectors.value[entries.length]
   if (query === undefined) return undefined

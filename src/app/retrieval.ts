@@ -23,12 +23,10 @@ export interface Retrieved {
 
 /** Candidates each side contributes before fusion. */
 const CANDIDATES = 40
-/** Reciprocal-rank fusion's damping constant: ranks far down either list still count, a little. */
-const RRF_K = 60
-/** The embedder's ranking counts for less than the words: the local embedder sees only the summaries. */
-const VECTOR_WEIGHT = 0
+/** What the embedder's cosine adds to a lexical score (the best lexical match scores 1): it breaks near ties and lets a summary close in meaning rise. */
+const VECTOR_WEIGHT = 0.3
 /** A hit the words do not support must be this close to the query in the embedding space to count. */
-export const VECTOR_FLOOR = 2
+export const VECTOR_FLOOR = 0.6
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16)
 
@@ -92,16 +90,19 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
       }
       return f
     }
-    lexical.forEach((m, rank) => {
+    // calibrated scores, not ranks: the best lexical match scores 1, and the cosine (0–1) adds its weight; rank
+    // fusion would let the embedder's order override a clear lexical winner
+    const top = lexical[0]?.score ?? 0
+    for (const m of lexical) {
       const f = entry(m.id)
-      f.score += 1 / (RRF_K + rank + 1)
+      f.score += top > 0 ? m.score / top : 0
       f.coverage = m.coverage
-    })
-    vector.forEach((h, rank) => {
+    }
+    for (const h of vector) {
       const f = entry(h.sessionId)
-      f.score += VECTOR_WEIGHT / (RRF_K + rank + 1)
+      f.score += VECTOR_WEIGHT * Math.max(0, h.score)
       f.cosine = h.score
-    })
+    }
     const relevant = (f: { coverage: number; cosine: number }, floor: number) => f.coverage >= floor || f.cosine >= VECTOR_FLOOR
     const ordered = [...fused].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     // the floor decides whether the query is about anything remembered at all (its best answer must reach it);

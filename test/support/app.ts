@@ -3,7 +3,7 @@ import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
 import * as MemoryDerivedFiles from "../../src/adapters/memory/MemoryDerivedFiles.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
-import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
+import * as WeightedEmbedder from "../../src/adapters/rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "../../src/adapters/search/LocalEpisodeSearch.js"
 import { Background } from "../../src/app/Background.js"
 import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
@@ -36,7 +36,7 @@ export const appLayer = (
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,
-        options.embedder ?? RpEmbedder.layer(256),
+        options.embedder ?? WeightedEmbedder.layer(256),
         options.llm ?? NoneLlm.layer,
         Settings.layer({ ...DEFAULT_CONFIG, ...options.config }),
         options.events ? Notifiers.callback((e) => void options.events!.push(e)) : Notifiers.silent,

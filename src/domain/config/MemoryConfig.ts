@@ -63,7 +63,8 @@ export const ConfigFile = Schema.Struct(
 )
 
 export interface EmbeddingConfig {
-  readonly provider: "rp" | "http"
+  /** `local`: rare terms weigh most (the default); `rp`: odek's Go-compatible space; `http`: an embeddings API. */
+  readonly provider: "local" | "rp" | "http"
   readonly baseUrl: string
   readonly model: string
   readonly apiKey: string
@@ -121,7 +122,7 @@ export interface MemoryConfig {
 }
 
 export const DEFAULT_EMBEDDING: EmbeddingConfig = {
-  provider: "rp",
+  provider: "local",
   baseUrl: "",
   model: "",
   apiKey: "",
@@ -191,7 +192,8 @@ const resolveEmbedding = (
   const baseUrl = expandEnv(section.base_url ?? "", env)
   const model = (section.model ?? "").trim()
   // An http config without an address or a model falls back to the local embedder, so recall keeps working.
-  const provider = section.provider === "http" && baseUrl !== "" && model !== "" ? "http" : "rp"
+  // `rp` asks for odek's own space by name; anything else local is the weighted default (docs/adr/0006)
+  const provider = section.provider === "http" && baseUrl !== "" && model !== "" ? "http" : section.provider === "rp" ? "rp" : "local"
   return {
     provider,
     baseUrl,

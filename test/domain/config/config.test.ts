@@ -51,14 +51,16 @@ describe("config", () => {
     for (const m of [error({ memory: { enabled: "yes" } }), error({ memory: { facts_limt_user: 1 } })]) expect(m).not.toContain("\n")
   })
 
-  it("embedding: http needs a base_url and a model after $VAR expansion, else falls back to rp", () => {
+  it("embedding: http needs a base_url and a model after $VAR expansion, else falls back to the local default; rp by name", () => {
     const http = Either.getOrThrow(
       decode({ memory: { embedding: { provider: "http", base_url: "${HOST}/v1", model: " nomic ", api_key: "$KEY" } } }, { HOST: "http://h:1", KEY: "k" })
     )
     expect(http.embedding).toStrictEqual({ provider: "http", baseUrl: "http://h:1/v1", model: "nomic", apiKey: "k", dims: 0, timeoutSeconds: 10 })
-    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "http", base_url: "$UNSET", model: "m" } } })).embedding.provider).toBe("rp")
+    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "http", base_url: "$UNSET", model: "m" } } })).embedding.provider).toBe("local")
     expect(Either.getOrThrow(decode({ embedding: { provider: "http", base_url: "http://x", model: "m" } })).embedding.provider).toBe("http")
-    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe("rp")
+    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe("local")
+    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "rp" } } })).embedding.provider).toBe("rp")
+    expect(Either.getOrThrow(decode({})).embedding.provider).toBe("local")
   })
 })
 

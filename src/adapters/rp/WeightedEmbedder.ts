@@ -1,0 +1,55 @@
+import { Effect, Layer } from "effect"
+import { embedWeighted, fitWeighted, weightedFingerprint, weightedTerms } from "../../domain/embedding/weighted.js"
+import { rpDims } from "../../domain/embedding/randomProjections.js"
+import { Embedder } from "../../ports/Embedder.js"
+
+/** Entries kept per cache before it is emptied and refilled. */
+const CACHE_LIMIT = 4096
+
+/**
+ * The local default embedder (`local`, space `rp-idf/<D>`): corpus-fitted, rare terms weigh most, stop words and
+ * inflections do not count. No network, never fails. Term lists are kept by text and the last fit is reused while
+ * the corpus is the same, so consecutive merge probes of one file cost almost nothing.
+ */
+export const make = (dims = 256) => {
+  const d = rpDims(dims)
+  const terms = new Map<string, ReadonlyArray<string>>()
+  const termsOf = (t: string) => {
+    let ts = terms.get(t)
+    if (ts === undefined) {
+      if (terms.size >= CACHE_LIMIT) terms.clear()
+      ts = weightedTerms(t)
+      terms.set(t, ts)
+    }
+    return ts
+  }
+  let last: { readonly corpus: ReadonlyArray<string>; readonly embed: (t: string) => Float32Array } | undefined
+  const fitOf = (corpus: ReadonlyArray<string>) => {
+    if (last !== undefined && last.corpus.length === corpus.length && last.corpus.every((t, i) => t === corpus[i])) return last.embed
+    const model = fitWeighted(corpus.map(termsOf), d)
+    const vectors = new Map<string, Float32Array>()
+    const embed = (t: string) => {
+      let v = vectors.get(t)
+      if (v === undefined) {
+        if (vectors.size >= CACHE_LIMIT) vectors.clear()
+        v = embedWeighted(model, termsOf(t))
+        vectors.set(t, v)
+      }
+      // callers get their own copy: a cached vector must never be written through
+      return v.slice()
+    }
+    last = { corpus: [...corpus], embed }
+    return embed
+  }
+  return Embedder.of({
+    space: { id: weightedFingerprint(d), provider: "local", model: "", dims: d },
+    embed: (corpus, texts) => Effect.sync(() => texts.map(fitOf(corpus))),
+    fit: (corpus) =>
+      Effect.sync(() => {
+        const embed = fitOf(corpus)
+        return (texts: ReadonlyArray<string>) => Effect.sync(() => texts.map(embed))
+      })
+  })
+}
+
+export const layer = (dims = 256) => Layer.effect(Embedder, Effect.sync(() => make(dims)))

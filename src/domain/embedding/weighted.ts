@@ -1,0 +1,55 @@
+/**
+ * The default local embedding (DESIGN §7 "Retrieval", docs/adr/0006): the search terms of a text (stop words of
+ * several languages left out, inflections folded) weighted by how rare each is in the corpus the model is fitted
+ * on (a smoothed IDF, ln(1 + N/df), with a sub-linear term frequency), projected onto the same sparse random rows as the
+ * Go-compatible space. Common words and speaker names no longer outweigh the one rare word a text is about. The
+ * space differs from odek's `rp/<D>`, which stays available for odek's persisted vectors.
+ */
+import { searchTerms } from "../search/terms.js"
+import { fitTokenStreams, type RpModel, rpDims } from "./randomProjections.js"
+
+/** Space id: vectors of two fits are comparable only when both the id and the fitted corpus match. */
+export const weightedFingerprint = (dims: number): string => `rp-idf/${rpDims(dims)}`
+
+export interface WeightedModel {
+  readonly rp: RpModel
+  /** IDF of each vocabulary row, by row index. */
+  readonly weights: Float32Array
+}
+
+/** Fits on the corpus: its terms in first-seen order get the random rows, and each its IDF within the corpus. */
+export const fitWeighted = (corpusTerms: ReadonlyArray<ReadonlyArray<string>>, dims: number): WeightedModel => {
+  const rp = fitTokenStreams(corpusTerms, dims)
+  const df = new Float64Array(rp.tokens.length)
+  for (const terms of corpusTerms) for (const t of new Set(terms)) df[rp.vocab.get(t)!]!++
+  const n = corpusTerms.length
+  // smoothed so a term shared by every text of a tiny corpus (a fact and its restatement) still counts: BM25's IDF
+  // would nearly zero it and make every restatement look unrelated
+  return { rp, weights: Float32Array.from(df, (f) => Math.log(1 + n / Math.max(f, 1))) }
+}
+
+/** The unit (or zero) vector of a text's terms; terms outside the fitted vocabulary cannot match anything and are left out. */
+export const embedWeighted = (model: WeightedModel, terms: ReadonlyArray<string>): Float32Array => {
+  const counts = new Map<number, number>()
+  for (const t of terms) {
+    const row = model.rp.vocab.get(t)
+    if (row !== undefined) counts.set(row, (counts.get(row) ?? 0) + 1)
+  }
+  const out = new Float32Array(model.rp.dims)
+  // rows in index order, so a vector never depends on the order its text repeats terms in
+  for (const row of [...counts.keys()].sort((a, b) => a - b)) {
+    const w = (1 + Math.log(counts.get(row)!)) * model.weights[row]!
+    const { columns, values } = model.rp.rows[row]!
+    for (let k = 0; k < columns.length; k++) out[columns[k]!]! += w * values[k]!
+  }
+  let squares = 0
+  for (let k = 0; k < out.length; k++) squares += out[k]! * out[k]!
+  if (squares > 0) {
+    const norm = Math.sqrt(squares)
+    for (let k = 0; k < out.length; k++) out[k] = out[k]! / norm
+  }
+  return out
+}
+
+/** The terms the weighted space reads a text by (the lexical index's own). */
+export const weightedTerms = (text: string): Array<string> => searchTerms(text)
