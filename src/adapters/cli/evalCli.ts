@@ -46,7 +46,7 @@ const recall = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "measure recall on a dataset: each conversation in a new scratch memory with your configuration, then hit@1/3/5, answer-in-block and latency per question"
+    "measure recall on a dataset (each conversation in a scratch memory, your configuration): hit@1/3/5, answer-in-block, latency"
   )
 )
 
