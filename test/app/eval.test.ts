@@ -8,6 +8,7 @@ import { type Dataset, decodeDataset } from "../../src/domain/eval/dataset.js"
 import { sessionNumberOf } from "../../src/domain/eval/protocol.js"
 import { isRecallable } from "../../src/domain/sessions/provenance.js"
 import type { TrustZone } from "../../src/domain/sessions/message.js"
+import { Progress } from "../../src/ports/Progress.js"
 import { appLayer } from "../support/app.js"
 
 const zone: TrustZone = { cwd: "/scratch", roots: ["/scratch"], realpath: (p) => p }
@@ -93,5 +94,22 @@ describe("evaluateRecall", () => {
     const e = await Effect.runPromise(evaluateRecall(short, { recall: fakeRecall, limitConversations: 1 }).pipe(Effect.provide(scratch(opened))))
     expect(opened.n).toBe(1)
     expect(e).toMatchObject({ conversations: 1, sessions: 4, questions: 5, ingest: { episodes: 3, withoutEpisode: { "2 user turns, fewer than 3": 1 } } })
+  })
+
+  it("shows ingest and recall progress per conversation on the Progress port", async () => {
+    const labels: Array<string> = []
+    const progress = Layer.succeed(Progress, Progress.of({ during: (label, effect) => Effect.zipRight(Effect.sync(() => labels.push(label)), effect) }))
+    await Effect.runPromise(evaluateRecall(tiny, { recall: fakeRecall }).pipe(Effect.provide(scratch({ n: 0 })), Effect.provide(progress)))
+    expect(labels).toEqual([
+      "conversation 1/2 (harbour): ingesting session 1/3",
+      "conversation 1/2 (harbour): ingesting session 2/3",
+      "conversation 1/2 (harbour): ingesting session 3/3",
+      "conversation 1/2 (harbour): recalling 5 questions",
+      "conversation 2/2 (7): ingesting session 1/4",
+      "conversation 2/2 (7): ingesting session 2/4",
+      "conversation 2/2 (7): ingesting session 3/4",
+      "conversation 2/2 (7): ingesting session 4/4",
+      "conversation 2/2 (7): recalling 4 questions"
+    ])
   })
 })

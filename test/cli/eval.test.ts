@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { tempDirs, tmem } from "../support/cli.js"
+import { finished, startTmem, tempDirs, tmem } from "../support/cli.js"
 
 const { fresh } = tempDirs(afterAll)
 const FIXTURE = path.resolve("test/fixtures/eval/tiny.json")
@@ -75,5 +75,24 @@ describe("tmem eval recall", () => {
     const r = await run(["eval", "recall", path.join(os.tmpdir(), "tmem-no-such-dataset.json")])
     expect(r.code).toBe(2)
     expect(r.stderr.split("\n").length).toBe(2)
+  })
+
+  it("Ctrl-C while it runs: exit 130 with the usual line, and the scratch memory is removed", async () => {
+    const tmp = fresh()
+    const work = fresh()
+    const tiny = JSON.parse(fs.readFileSync(FIXTURE, "utf8"))
+    const file = path.join(work, "long.json")
+    fs.writeFileSync(file, JSON.stringify({ conversations: Array.from({ length: 40 }, () => tiny.conversations).flat() }))
+    const child = startTmem(["--dir", work, "eval", "recall", file], { TMPDIR: tmp })
+    child.stdin.end()
+    const done = finished(child)
+    // interrupted once the first scratch memory exists, i.e. in the middle of ingesting
+    while (fs.readdirSync(tmp).length === 0) await new Promise((r) => setTimeout(r, 10))
+    child.kill("SIGINT")
+    const r = await done
+    expect(r.code).toBe(130)
+    expect(r.stderr).toMatch(/^tmem: interrupted by SIGINT; /)
+    expect(r.stdout).toBe("")
+    expect(fs.readdirSync(tmp)).toEqual([])
   })
 })
