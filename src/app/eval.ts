@@ -66,7 +66,8 @@ const elapsedMs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const start = yield* Clock.currentTimeNanos
     const value = yield* effect
-    return { value, ms: Number((yield* Clock.currentTimeNanos) - start) / 1e6 }
+    // whole microseconds: finer digits are noise on any machine
+    return { value, ms: Number(((yield* Clock.currentTimeNanos) - start) / 1000n) / 1000 }
   })
 
 /** Records one dataset session as `tmem session ingest` would and ends it, so it becomes an episode. */

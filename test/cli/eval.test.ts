@@ -2,7 +2,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
+import { demoHandler } from "../../src/adapters/dev/demoScript.js"
 import { finished, startTmem, tempDirs, tmem } from "../support/cli.js"
+import { chats } from "../support/llm.js"
 
 const { fresh } = tempDirs(afterAll)
 const FIXTURE = path.resolve("test/fixtures/eval/tiny.json")
@@ -94,5 +97,23 @@ describe("tmem eval recall", () => {
     expect(r.stderr).toMatch(/^tmem: interrupted by SIGINT; /)
     expect(r.stdout).toBe("")
     expect(fs.readdirSync(tmp)).toEqual([])
+  })
+
+  it("measures the user's configuration: with --llm-url/--llm-model every session is summarised by that model", async () => {
+    const server = await startScriptedServer({ handler: demoHandler })
+    try {
+      const r = await run(["--llm-url", server.url, "--llm-model", "scripted", "--json", "eval", "recall", FIXTURE])
+      expect(r.code, r.stderr).toBe(0)
+      // the scripted model declines a session whose user turns it finds no content words in
+      const ingest = JSON.parse(r.stdout).result.ingest
+      expect(ingest.episodes + (ingest.withoutEpisode["summary declined"] ?? 0)).toBe(7)
+      const summaries = chats(server).filter((c) => JSON.stringify(c.body).includes("[Date] "))
+      expect(summaries.length).toBeGreaterThanOrEqual(7)
+      // the session as the protocol records it: the date first, each turn with its speaker's name
+      expect(JSON.stringify(summaries[0]!.body)).toContain("user: [Date] 9:05 am on 3 March, 2025\\nuser: [Ada] I finally booked the sailing course in Kiel for June.\\nassistant: [Ben] Nice!")
+      expect(r.left).toEqual([])
+    } finally {
+      await server.close()
+    }
   })
 })
