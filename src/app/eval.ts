@@ -136,7 +136,7 @@ export const evaluateRecall = Effect.fn("evaluateRecall")(function* (dataset: Da
       episodes: ingested.filter((s) => s.missing === undefined).length,
       withoutEpisode,
       msPerSession: { p50: percentile(times, 50), p90: percentile(times, 90), max: Math.max(0, ...times) },
-      totalMs: times.reduce((a, b) => a + b, 0)
+      totalMs: Math.round(times.reduce((a, b) => a + b, 0) * 1000) / 1000
     },
     recall: summariseRecall(results)
   } satisfies RecallEvaluation
