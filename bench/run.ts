@@ -4,6 +4,7 @@ import { runColdStartBench } from "./coldStart.js"
 import { runConsolidationBench } from "./consolidation.js"
 import { runDurableAddBench } from "./durableAdd.js"
 import { runEpisodesFoldBench } from "./episodesFold.js"
+import { runEvalRecallBench } from "./evalRecall.js"
 import { runHttpBench } from "./http.js"
 import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
@@ -16,3 +17,4 @@ console.log(await runConsolidationBench())
 console.log(await runHttpBench())
 console.log(await runRecallBench())
 console.log(await runEpisodesFoldBench())
+console.log(await runEvalRecallBench())

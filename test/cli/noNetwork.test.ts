@@ -14,7 +14,7 @@ describe("the default configuration opens no socket", () => {
     expect(r.stderr).toContain("NETWORK-ATTEMPT")
   })
 
-  it("demo, facts, tool, prompt, events, session ingest, episodes and recall run without a single network attempt", () => {
+  it("demo, facts, tool, prompt, events, session ingest, episodes, recall and eval recall run without a single network attempt", () => {
     const dir = tempMemoryDir()
     const transcript = path.join(dir, "t.json")
     const turn = (n: number) => [
@@ -29,6 +29,7 @@ describe("the default configuration opens no socket", () => {
         ["--dir", dir, "episodes", "list", "--all"],
         ["--dir", dir, "episodes", "search", "lexer"],
         ["--dir", dir, "recall", "lexer question"],
+        ["--dir", dir, "eval", "recall", path.resolve("test/fixtures/eval/tiny.json")],
         ["--dir", dir, "tool", '{"action":"search","query":"lexer"}'],
         ["demo"],
         ["--dir", dir, "facts", "add", "user", "Prefers dark mode"],

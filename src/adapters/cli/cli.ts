@@ -27,6 +27,7 @@ import { warned } from "./logger.js"
 import { tmem } from "./root.js"
 import { episodes, recall, sessionCmd } from "./episodesCli.js"
 import { mcpCommand } from "./mcpCli.js"
+import { evalCommand } from "./evalCli.js"
 import { runsUntilSignal } from "./signals.js"
 
 const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
@@ -360,7 +361,7 @@ const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(
 
 export const command = tmem.pipe(
   Command.withDescription("tiered-memory: persistent, bounded, auditable memory for AI agents"),
-  Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, mcpCommand, demo, dev])
+  Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, evalCommand, mcpCommand, demo, dev])
 )
 
 const VERSION = "0.1.0"
