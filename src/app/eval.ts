@@ -1,3 +1,4 @@
+import type { EpisodeSearch } from "../ports/EpisodeSearch.js"
 import { Clock, Context, Effect, Schema } from "effect"
 import type { Conversation, Dataset } from "../domain/eval/dataset.js"
 import { percentile, type QuestionResult, type RecallSummary, scoreQuestion, summariseRecall } from "../domain/eval/metrics.js"
@@ -16,7 +17,7 @@ import { endSession, recordMessage } from "./sessions.js"
 import type { Settings } from "./Settings.js"
 
 /** What the session and recall functions need of a memory. */
-export type MemoryServices = Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | EpisodeIndex | Background
+export type MemoryServices = Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | EpisodeIndex | EpisodeSearch | Background
 
 /** A scratch memory could not be set up (no temporary directory, a store that will not open). */
 export class ScratchUnavailable extends Schema.TaggedError<ScratchUnavailable>()("ScratchUnavailable", { text: Schema.String }) {

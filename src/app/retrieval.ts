@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { createHash } from "node:crypto"
 import type { Episode } from "../domain/episodes/store.js"
 import { bestPassages } from "../domain/search/passages.js"
+import { FNV64_OFFSET, fnv1a64, fnv64Hex } from "../domain/text/fnv.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
 import { sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { EpisodeSearch, type SearchDocument } from "../ports/EpisodeSearch.js"
@@ -28,7 +28,8 @@ const VECTOR_WEIGHT = 0.3
 /** A hit the words do not support must be this close to the query in the embedding space to count. */
 export const VECTOR_FLOOR = 0.6
 
-const sha = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 16)
+const encoder = new TextEncoder()
+const hashOf = (s: string) => fnv64Hex(fnv1a64(FNV64_OFFSET, encoder.encode(s)))
 
 /** A trusted session's own words, as the agent and the user wrote them (no system prompt, no tool output). */
 const sessionText = (sessionId: string) =>
@@ -50,7 +51,7 @@ const readsSession = (e: Episode) => e.provenance.untrusted !== true
 const documentText = (e: Episode) => (readsSession(e) ? Effect.map(sessionText(e.sessionId), (body) => (body === "" ? e.summary : `${e.summary}\n${body}`)) : Effect.succeed(e.summary))
 
 // what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended)
-const stampOf = (e: Episode) => `${sha(e.summary)}:${readsSession(e) ? "s" : "-"}`
+const stampOf = (e: Episode) => `${hashOf(e.summary)}:${readsSession(e) ? "s" : "-"}`
 
 /** Brings the lexical index in step with the recallable episodes: indexes what is new or changed, drops the rest. */
 export const syncSearch = (episodes: ReadonlyArray<Episode>) =>
