@@ -8,7 +8,7 @@ import { NodeFiles } from "../src/adapters/live.js"
 import * as MemoryDerivedFiles from "../src/adapters/memory/MemoryDerivedFiles.js"
 import * as MemoryEventStore from "../src/adapters/memory/MemoryEventStore.js"
 import * as Notifiers from "../src/adapters/notify/Notifiers.js"
-import * as RpEmbedder from "../src/adapters/rp/RpEmbedder.js"
+import * as WeightedEmbedder from "../src/adapters/rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "../src/adapters/search/LocalEpisodeSearch.js"
 import { EpisodeIndex } from "../src/app/EpisodeIndex.js"
 import { loadEpisodes } from "../src/app/episodes.js"
@@ -48,7 +48,7 @@ const episodesOf = (n: number): ReadonlyArray<Episode> =>
 const services = (store: Layer.Layer<EventStore>) =>
   Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
     Layer.provide(MemoryDerivedFiles.layer),
-    Layer.provideMerge(Layer.mergeAll(store, RpEmbedder.layer(256), NoneLlm.layer, Settings.layer(DEFAULT_CONFIG), Notifiers.silent))
+    Layer.provideMerge(Layer.mergeAll(store, WeightedEmbedder.layer(256), NoneLlm.layer, Settings.layer(DEFAULT_CONFIG), Notifiers.silent))
   )
 
 const recallRow = async (n: number, storeName: "memory" | "disk") => {
@@ -69,7 +69,7 @@ const recallRow = async (n: number, storeName: "memory" | "disk") => {
       times.push(nowMs() - a)
     }
     // baseline: the exact nearest-neighbour scan alone, over the same vectors, with the query already embedded
-    const embedder = RpEmbedder.make(256)
+    const embedder = WeightedEmbedder.make(256)
     const texts = episodes.map((e) => e.summary)
     const index = buildVectorIndex(Effect.runSync(embedder.embed(texts, texts)))
     const q = Effect.runSync(embedder.embed(texts, [queries[0]!]))[0]!
@@ -105,7 +105,7 @@ export const runRecallBench = async (): Promise<string> => {
     }
   }
   const recall = table(
-    "Per-turn recall (warm index, RP 256; 300 queries; the baseline is the bare top-29 cosine scan over the same vectors)",
+    "Per-turn recall (hybrid: lexical index + weighted local embedder, warm; 300 queries; the baseline is the bare top-29 cosine scan over the same vectors)",
     ["episodes", "recall p50", "p90", "baseline scan p50", "ratio", "index rebuild", "target"],
     rows
   )

@@ -53,12 +53,36 @@ const documentText = (e: Episode) => (readsSession(e) ? Effect.map(sessionText(e
 // what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended)
 const stampOf = (e: Episode) => `${hashOf(e.summary)}:${readsSession(e) ? "s" : "-"}`
 
+// Stores hand back the same state object while a stream is unchanged: an episode list an index was brought in step
+// with needs no second look (comparing every stamp would cost more than the search at 10,000 episodes).
+const inStep = new WeakMap<ReadonlyArray<Episode>, WeakSet<object>>()
+
+const recallable = new WeakMap<ReadonlyArray<Episode>, ReadonlyMap<string, Episode>>()
+/** The recallable episodes by id, once per episode list (see inStep). */
+const recallableById = (episodes: ReadonlyArray<Episode>): ReadonlyMap<string, Episode> => {
+  let m = recallable.get(episodes)
+  if (m === undefined) {
+    m = new Map(episodes.filter((e) => isRecallable(e.provenance)).map((e) => [e.sessionId, e] as const))
+    recallable.set(episodes, m)
+  }
+  return m
+}
+
 /** Brings the lexical index in step with the recallable episodes: indexes what is new or changed, drops the rest. */
 export const syncSearch = (episodes: ReadonlyArray<Episode>) =>
   Effect.gen(function* () {
     const search = yield* EpisodeSearch
+    if (inStep.get(episodes)?.has(search) === true) return
+    yield* syncNow(search, episodes)
+    const synced = inStep.get(episodes) ?? new WeakSet<object>()
+    synced.add(search)
+    inStep.set(episodes, synced)
+  })
+
+const syncNow = (search: EpisodeSearch["Type"], episodes: ReadonlyArray<Episode>) =>
+  Effect.gen(function* () {
     const indexed = yield* search.indexed
-    const wanted = new Map(episodes.filter((e) => isRecallable(e.provenance)).map((e) => [e.sessionId, e] as const))
+    const wanted = recallableById(episodes)
     const remove = [...indexed.keys()].filter((id) => !wanted.has(id))
     const put: Array<SearchDocument> = []
     for (const e of wanted.values()) {
@@ -79,7 +103,7 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
     const search = yield* EpisodeSearch
     if (options.limit <= 0) return { hits: [] as ReadonlyArray<Retrieved>, weights: new Map<string, number>() as ReadonlyMap<string, number> }
     yield* syncSearch(episodes)
-    const byId = new Map(episodes.filter((e) => isRecallable(e.provenance)).map((e) => [e.sessionId, e] as const))
+    const byId = recallableById(episodes)
     const lexical = (yield* search.search(query, CANDIDATES)).filter((m) => byId.has(m.id))
     const vector = (yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES)).filter((h) => byId.has(h.sessionId))
     const fused = new Map<string, { score: number; coverage: number; cosine: number }>()
