@@ -222,6 +222,9 @@ const TOOL_NAME = /^[\p{L}\p{N}_.:-]{1,40}$/u
 const listOf = (names: ReadonlyArray<string>): string =>
   names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`
 
+// Opens the summary only when the framing itself would not read as a record (a speaker tagged "You" or "Hi").
+const SAFE_OPENING = "Session notes."
+
 // --- selection -----------------------------------------------------------------------------------------------------
 
 // A sentence already covered this much by chosen ones adds too little to be worth its bytes.
@@ -234,10 +237,16 @@ const LENGTH_EXP = 0.25
 /**
  * The parts of the extractive summary: a framing line (the tagged speakers — or `User and agent` — the session's
  * date when one of its first messages states it, and the tools the agent called) and the most salient sentences
- * of user and assistant messages that fit the cap, in session order. Pure; linear in the session apart from one
- * sort of its sentences.
+ * of user and assistant messages that fit the cap, in session order. When that framing would not read as a record
+ * (a speaker tagged `You` or `Hi`), it opens with `Session notes.` and the sentences make room for it. Pure; linear
+ * in the session apart from one sort of its sentences.
  */
-export const extractiveParts = (messages: ReadonlyArray<ChatMessage>): ExtractiveParts => selectParts(messages, 0)
+export const extractiveParts = (messages: ReadonlyArray<ChatMessage>): ExtractiveParts => {
+  const parts = selectParts(messages, 0)
+  if (looksLikeEpisode(renderExtractive(parts))) return parts
+  const safe = selectParts(messages, utf8Bytes(SAFE_OPENING) + 1)
+  return { framing: `${SAFE_OPENING} ${safe.framing}`, sentences: safe.sentences }
+}
 
 const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): ExtractiveParts => {
   // who spoke: a tag counts as a speaker when it opens at least two messages (a one-off `[Session date]` does not)
@@ -347,17 +356,9 @@ export const renderExtractive = (parts: ExtractiveParts): string => {
   return out
 }
 
-// Opens the summary only when the framing itself would not read as a record (a speaker tagged "You" or "Hi").
-const SAFE_OPENING = "Session notes."
-
 /**
  * The deterministic summary stored when no LLM is available (DESIGN §4): `extractiveParts` rendered, ≤ 2,048 bytes,
  * well-formed, and always accepted by looksLikeEpisode. Its first bytes — the index preview — are the session's
  * participants, date and first salient sentence; that no model wrote it is recorded in the episode's `source`.
  */
-export const extractiveSummary = (messages: ReadonlyArray<ChatMessage>): string => {
-  const text = renderExtractive(selectParts(messages, 0))
-  if (looksLikeEpisode(text)) return text
-  const parts = selectParts(messages, utf8Bytes(SAFE_OPENING) + 1)
-  return renderExtractive({ framing: `${SAFE_OPENING} ${parts.framing}`, sentences: parts.sentences })
-}
+export const extractiveSummary = (messages: ReadonlyArray<ChatMessage>): string => renderExtractive(extractiveParts(messages))
