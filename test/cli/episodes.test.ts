@@ -38,7 +38,11 @@ describe("tmem session ingest, episodes, recall", () => {
     const a = await tmem(["--dir", dir, "session", "ingest", write(work, "a.json", transcript("s-trusted", "src/lexer.ts", work))])
     expect(a).toMatchObject({ code: 0, stdout: "session s-trusted: 11 messages; episode stored (extractive summary, no LLM; trusted)\n" })
     const outside = transcript("s-outside", "/etc/hosts", work)
+    // a different session on the same template: the extractive summary holds most of the session, so it must differ
     outside.messages[1]!.content = "Please look at the hosts file for the staging proxy."
+    outside.messages[4]!.content = "The hosts file maps the staging proxy to 10.0.0.7."
+    outside.messages[5]!.content = "Point it at 10.0.0.9 instead, the old box is retired."
+    outside.messages[6]!.content = "Updated the staging proxy entry and flushed the resolver cache."
     const b = await tmem(["--dir", dir, "session", "ingest", write(work, "b.json", outside)])
     expect(b.stdout).toBe("session s-outside: 11 messages; episode stored (extractive summary, no LLM; pending review, untrusted: read_file)\n")
     const pending = await tmem(["--dir", dir, "episodes", "list"])
