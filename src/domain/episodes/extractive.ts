@@ -19,10 +19,14 @@ export interface ExtractedSentence {
   readonly speaker: string
 }
 
-/** What the summary is made of: the framing line (participants, date, tools) and the sentences, in session order. */
+/**
+ * What the summary is made of: an opening (the tagged participants and the session's date, when it has them), the
+ * sentences in session order, and a closing naming the tools the agent called. Opening and closing may be empty.
+ */
 export interface ExtractiveParts {
-  readonly framing: string
+  readonly opening: string
   readonly sentences: ReadonlyArray<ExtractedSentence>
+  readonly closing: string
 }
 
 // --- reading the session ------------------------------------------------------------------------------------------
@@ -200,7 +204,7 @@ class Terms {
   }
 }
 
-// --- the framing line ----------------------------------------------------------------------------------------------
+// --- opening and closing ----------------------------------------------------------------------------------------------
 
 const MONTHS = "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 const DATE = new RegExp(
@@ -215,6 +219,17 @@ const DATE = new RegExp(
 // The session's date is stated at its start (the first messages); a date further in is something talked about.
 const DATE_MESSAGES = 3
 const HEADER_BYTES = 80
+// What a date line may say besides its date: a label, a time of day, a weekday.
+const DATE_LINE_WORD = /^(?:\d+|session|conversation|chat|meeting|date|time|day|on|at|am|pm|the|of|this|it|was|took|place|held|started|recorded|utc|gmt|z)$/
+
+/** The date a short line states when it says nothing else (a label, a time, a weekday aside); else undefined. */
+const dateLine = (text: string): string | undefined => {
+  if (utf8Bytes(text) > HEADER_BYTES) return undefined
+  const m = DATE.exec(text)
+  if (m === null) return undefined
+  const rest = `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`.toLowerCase().match(WORD) ?? []
+  return rest.every((w) => DATE_LINE_WORD.test(w) || MONTH.test(w)) ? m[0] : undefined
+}
 const MAX_NAMES = 6
 const MAX_TOOLS = 5
 const TOOL_NAME = /^[\p{L}\p{N}_.:-]{1,40}$/u
@@ -222,7 +237,8 @@ const TOOL_NAME = /^[\p{L}\p{N}_.:-]{1,40}$/u
 const listOf = (names: ReadonlyArray<string>): string =>
   names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`
 
-// Opens the summary only when the framing itself would not read as a record (a speaker tagged "You" or "Hi").
+// Opens the summary only when it would not otherwise read as a record: an opening sentence addressing "you", a
+// speaker tagged "Hi", or nothing at all to say.
 const SAFE_OPENING = "Session notes."
 
 // --- selection -----------------------------------------------------------------------------------------------------
@@ -235,17 +251,17 @@ const SHORT_WORDS = 4
 const LENGTH_EXP = 0.25
 
 /**
- * The parts of the extractive summary: a framing line (the tagged speakers — or `User and agent` — the session's
- * date when one of its first messages states it, and the tools the agent called) and the most salient sentences
- * of user and assistant messages that fit the cap, in session order. When that framing would not read as a record
- * (a speaker tagged `You` or `Hi`), it opens with `Session notes.` and the sentences make room for it. Pure; linear
- * in the session apart from one sort of its sentences.
+ * The parts of the extractive summary: an opening naming the tagged speakers and the session's date when one of its
+ * first messages states it, the most salient sentences of user and assistant messages that fit the cap in session
+ * order, and a closing naming the tools the agent called. When the result would not read as a record (its first
+ * sentence addresses "you", a speaker is tagged `Hi`, it is empty), it opens with `Session notes.` and the
+ * sentences make room for it. Pure; linear in the session apart from one sort of its sentences.
  */
 export const extractiveParts = (messages: ReadonlyArray<ChatMessage>): ExtractiveParts => {
   const parts = selectParts(messages, 0)
   if (looksLikeEpisode(renderExtractive(parts))) return parts
   const safe = selectParts(messages, utf8Bytes(SAFE_OPENING) + 1)
-  return { framing: `${SAFE_OPENING} ${safe.framing}`, sentences: safe.sentences }
+  return { ...safe, opening: safe.opening === "" ? SAFE_OPENING : `${SAFE_OPENING} ${safe.opening}` }
 }
 
 const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): ExtractiveParts => {
@@ -268,19 +284,23 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
   const speakers = [...tagCount].filter(([, n]) => n >= 2).map(([t]) => t)
   const isSpeaker = new Set(speakers)
 
+  // the session's date is the one a header line at its start states ("[Session date] 1:56 pm on 8 May, 2023"); the
+  // opening says it, so that line is not repeated. A date inside a sentence is content, left where it stands.
   let date: string | undefined
-  // a short message that states the date is the session's header: the framing says it
   let header = -1
   for (const f of flat.slice(0, DATE_MESSAGES)) {
-    date = DATE.exec(f.text)?.[0]
-    if (date === undefined) continue
-    if (utf8Bytes(f.text) <= HEADER_BYTES) header = f.index
+    const found = dateLine(f.text)
+    if (found === undefined) continue
+    date = found
+    header = f.index
     break
   }
-  const who = speakers.length > 0 ? listOf(speakers.slice(0, MAX_NAMES)) : "User and agent"
-  const framing = `${who}${date === undefined ? "" : ` on ${date}`}${tools.length === 0 ? "" : `; tools: ${tools.join(", ")}`}.`
+  // no names without tags: the `User:`/`Agent:` labels say who spoke, and the preview's bytes go to content
+  const who = listOf(speakers.slice(0, MAX_NAMES))
+  const opening = who === "" ? (date === undefined ? "" : `${date}.`) : `${who}${date === undefined ? "" : ` on ${date}`}.`
+  const closing = tools.length === 0 ? "" : `Tools: ${tools.join(", ")}.`
   const table = new Terms()
-  const framingTerms = new Set(table.read(framing).terms)
+  const framingTerms = new Set(table.read(opening).terms)
 
   const candidates: Array<Candidate> = []
   for (const f of flat) {
@@ -316,7 +336,7 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
   const covered = new Set<number>(framingTerms)
   const labelled = new Set<number>()
   const chosen: Array<Candidate> = []
-  let room = SUMMARY_CAP_BYTES - reserve - utf8Bytes(framing)
+  let room = SUMMARY_CAP_BYTES - reserve - utf8Bytes(opening) - 1 - utf8Bytes(closing) - 1
   const take = (c: Candidate, cost: number) => {
     for (const t of c.terms) covered.add(t)
     labelled.add(c.message)
@@ -342,18 +362,19 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
     if (cost <= room) take(c, cost)
   }
   chosen.sort((a, b) => a.message - b.message || a.start - b.start)
-  return { framing, sentences: chosen.map(({ message, start, text, speaker }) => ({ message, start, text, speaker })) }
+  return { opening, sentences: chosen.map(({ message, start, text, speaker }) => ({ message, start, text, speaker })), closing }
 }
 
-/** The summary text of the parts: the framing, then each run of one speaker's sentences after `Speaker: `. */
+/** The summary text of the parts: the opening, each run of one speaker's sentences after `Speaker: `, the closing. */
 export const renderExtractive = (parts: ExtractiveParts): string => {
-  let out = parts.framing
+  const out: Array<string> = parts.opening === "" ? [] : [parts.opening]
   let lastSpeaker: string | undefined
   for (const s of parts.sentences) {
-    out += ` ${s.speaker === lastSpeaker ? "" : `${s.speaker}: `}${s.text}`
+    out.push(s.speaker === lastSpeaker ? s.text : `${s.speaker}: ${s.text}`)
     lastSpeaker = s.speaker
   }
-  return out
+  if (parts.closing !== "") out.push(parts.closing)
+  return out.join(" ")
 }
 
 /**

@@ -56,7 +56,8 @@ const check = (msgs: ReadonlyArray<ChatMessage>) => {
   // deterministic: the same messages (not the same objects) give the same text
   expect(extractiveSummary(structuredClone(msgs) as ReadonlyArray<ChatMessage>)).toBe(out)
   // extracted, not written: each sentence stands where it says in a user or assistant message, in session order
-  expect(utf8Bytes(parts.framing)).toBeLessThanOrEqual(1100)
+  expect(utf8Bytes(parts.opening)).toBeLessThanOrEqual(800)
+  expect(utf8Bytes(parts.closing)).toBeLessThanOrEqual(300)
   let prev: { message: number; end: number } | undefined
   for (const s of parts.sentences) {
     const m = msgs[s.message]!
@@ -83,7 +84,7 @@ describe("extractiveSummary properties", () => {
         if (msgs.length > 500) seen.many++
         if (spokenBytes > 2 * SUMMARY_CAP_BYTES) seen.pressed++
         if (utf8Bytes(out) > SUMMARY_CAP_BYTES - 300) seen.full++
-        if (parts.framing.startsWith("Session notes.")) seen.safeOpening++
+        if (parts.opening.startsWith("Session notes.")) seen.safeOpening++
         if (/[\u0400-\u04ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]/.test(out)) seen.otherScript++
         if (msgs.some((m) => hasLoneSurrogate(m.content))) seen.loneSurrogateIn++
       }),
