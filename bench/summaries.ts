@@ -129,3 +129,29 @@ console.log(table(`BM25 over each session's text form (${data.conversations.leng
 // a few previews, to see what recall would show
 const c0 = data.conversations[0]
 if (c0 !== undefined) for (const s of c0.sessions.slice(0, 3)) console.log(`preview: ${indexPreview(capSummary(extractiveSummary(messagesOf(c0, s))))}`)
+
+// --- speed on a huge session: a synthetic 10 MB transcript, against tokenising the same text once (a floor for any
+// summary that reads every word) ------------------------------------------------------------------------------------
+{
+  let seed = 7
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff)
+  const vocab = "the and a we deploy staging Berlin Mary port 3306 failed decided release cache timeout kiln pottery thanks hey great".split(" ")
+  const sentence = () => `${Array.from({ length: 4 + Math.floor(rnd() * 16) }, () => vocab[Math.floor(rnd() * vocab.length)]).join(" ")}.`
+  const turn = () => Array.from({ length: 1 + Math.floor(rnd() * 4) }, sentence).join(" ")
+  const huge: Array<ChatMessage> = []
+  let bytes = 0
+  while (bytes < 10_000_000) {
+    const content = turn()
+    bytes += content.length
+    huge.push({ role: huge.length % 2 === 0 ? "user" : "assistant", content })
+  }
+  const time = (f: () => unknown) => {
+    const t0 = nowMs()
+    f()
+    return nowMs() - t0
+  }
+  const tokenise = () => huge.map((m) => m.content.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.length ?? 0)
+  const base = median([1, 2, 3].map(() => time(tokenise)))
+  const ours = median([1, 2, 3].map(() => time(() => extractiveSummary(huge))))
+  console.log(`\n10 MB session (${huge.length} turns): extractive summary ${ours.toFixed(0)} ms, tokenising it once ${base.toFixed(0)} ms, ratio ${(ours / base).toFixed(1)}×`)
+}

@@ -333,6 +333,8 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
   for (const c of candidates) c.score = (weightOf(c.terms) + c.bonus) / Math.pow(c.bytes, LENGTH_EXP)
 
   const order = candidates.map((_, i) => i).sort((a, b) => candidates[b]!.score - candidates[a]!.score || a - b)
+  // no sentence is cheaper than its bytes and a separator: below that, nothing more can fit
+  const cheapest = candidates.reduce((m, c) => Math.min(m, c.bytes + 1), Infinity)
   const covered = new Set<number>(framingTerms)
   const labelled = new Set<number>()
   const chosen: Array<Candidate> = []
@@ -347,8 +349,7 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
   const costOf = (c: Candidate) => c.bytes + 1 + (labelled.has(c.message) ? 0 : utf8Bytes(c.speaker) + 2)
   const skipped: Array<Candidate> = []
   for (const i of order) {
-    // nothing shorter than a separator and two letters can still fit
-    if (room < 4) break
+    if (room < cheapest) break
     const c = candidates[i]!
     const cost = costOf(c)
     if (cost > room) continue
@@ -357,7 +358,7 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
   }
   // room left once every novel sentence is in goes to the near-repeats, best first: they still say something
   for (const c of skipped) {
-    if (room < 4) break
+    if (room < cheapest) break
     const cost = costOf(c)
     if (cost <= room) take(c, cost)
   }
