@@ -91,7 +91,7 @@ describe("tmem session ingest, episodes, recall", () => {
     const dir = fresh()
     const t = transcript("pend", "/etc/passwd", dir)
     await tmem(["--dir", dir, "session", "ingest", write(dir, "p.json", t)])
-    expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(/^pend .*pending review.*\n\nUser and agent; tools: read_file, shell\. User: Please fix the tokenizer crash in the lexer\./)
+    expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(/^pend .*pending review.*\n\nUser: Please fix the tokenizer crash in the lexer\. .* Tools: read_file, shell\.\n$/)
     const view = await tmem(["--dir", dir, "tool", '{"action":"view","target":"episodes","query":"pend"}'])
     expect(view).toMatchObject({ code: 1 })
     expect(view.stderr).toBe("episode pend is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n")
