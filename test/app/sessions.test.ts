@@ -103,7 +103,7 @@ describe("session end: episodes", () => {
     replies.push({ kind: "status", status: 500 })
     await rt.runPromise(session("failed", 3))
     expect(await rt.runPromise(endSession("failed", zone))).toMatchObject({ kind: "episode", source: "extractive" })
-    expect((await rt.runPromise(listEpisodes({ all: true })))[0]!.summary).toMatch(/^Extractive summary \(no LLM\): the session had 3 user turns\./)
+    expect((await rt.runPromise(listEpisodes({ all: true })))[0]!.summary).toMatch(/^User: please fix the tokenizer crash, step 0 Agent: Done with step 0\. /)
     await rt.dispose()
   })
 

@@ -38,7 +38,11 @@ describe("tmem session ingest, episodes, recall", () => {
     const a = await tmem(["--dir", dir, "session", "ingest", write(work, "a.json", transcript("s-trusted", "src/lexer.ts", work))])
     expect(a).toMatchObject({ code: 0, stdout: "session s-trusted: 11 messages; episode stored (extractive summary, no LLM; trusted)\n" })
     const outside = transcript("s-outside", "/etc/hosts", work)
+    // a different session on the same template: the extractive summary holds most of the session, so it must differ
     outside.messages[1]!.content = "Please look at the hosts file for the staging proxy."
+    outside.messages[4]!.content = "The hosts file maps the staging proxy to 10.0.0.7."
+    outside.messages[5]!.content = "Point it at 10.0.0.9 instead, the old box is retired."
+    outside.messages[6]!.content = "Updated the staging proxy entry and flushed the resolver cache."
     const b = await tmem(["--dir", dir, "session", "ingest", write(work, "b.json", outside)])
     expect(b.stdout).toBe("session s-outside: 11 messages; episode stored (extractive summary, no LLM; pending review, untrusted: read_file)\n")
     const pending = await tmem(["--dir", dir, "episodes", "list"])
@@ -87,7 +91,7 @@ describe("tmem session ingest, episodes, recall", () => {
     const dir = fresh()
     const t = transcript("pend", "/etc/passwd", dir)
     await tmem(["--dir", dir, "session", "ingest", write(dir, "p.json", t)])
-    expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(/^pend .*pending review.*\n\nExtractive summary \(no LLM\)/)
+    expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(/^pend .*pending review.*\n\nUser: Please fix the tokenizer crash in the lexer\. .* Tools: read_file, shell\.\n$/)
     const view = await tmem(["--dir", dir, "tool", '{"action":"view","target":"episodes","query":"pend"}'])
     expect(view).toMatchObject({ code: 1 })
     expect(view.stderr).toBe("episode pend is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n")

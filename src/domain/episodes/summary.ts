@@ -1,9 +1,8 @@
 /**
  * Episode text rules (spec episodes §3.5, §4.3, §4.4): which model replies count as an episode, how a stored
- * summary and its index preview are bounded, and the summary written when no LLM is available (DESIGN §4).
+ * summary and its index preview are bounded. The summary written when no LLM is available is in extractive.ts.
  */
-import type { ChatMessage } from "../sessions/message.js"
-import { plural, trimSpace, truncateBytes, utf8Bytes } from "../text/utf8.js"
+import { trimSpace, truncateBytes, utf8Bytes } from "../text/utf8.js"
 
 /** Largest stored summary (§4.3). */
 export const SUMMARY_CAP_BYTES = 2048
@@ -39,13 +38,6 @@ const cutAtLastSpace = (s: string, minBytes: number): string | undefined => {
   while (i > 0 && isSpace(s[i - 1])) i--
   const cut = s.slice(0, i)
   return utf8Bytes(cut) > minBytes ? cut : undefined
-}
-
-/** At most `maxBytes`, ending in `…` when cut; the cut prefers a word break in the second half. */
-const excerpt = (s: string, maxBytes: number): string => {
-  if (utf8Bytes(s) <= maxBytes) return s
-  const room = truncateBytes(s, maxBytes - utf8Bytes(ELLIPSIS))
-  return `${cutAtLastSpace(room, maxBytes / 2) ?? room}${ELLIPSIS}`
 }
 
 /**
@@ -123,37 +115,4 @@ export const looksLikeEpisode = (reply: string): boolean => {
   if (t === "" || isDecline(t)) return false
   const opening = normalizeApostrophes(openingOf(t)).toLowerCase()
   return !OPENING_PHRASES.some((p) => startsWithPhrase(opening, p)) && !SECOND_PERSON.test(opening)
-}
-
-/** How an extractive summary begins, so the index preview shows that no LLM wrote it. */
-export const EXTRACTIVE_PREFIX = "Extractive summary (no LLM):"
-
-const EXCERPT_BYTES = 800
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
-
-// One line of prose: quoted session text with its layout flattened.
-const quoted = (content: string): string =>
-  `"${excerpt(trimSpace(wellFormed(content).replace(CONTROL, " ").replace(/\s+/gu, " ")), EXCERPT_BYTES)}"`
-
-const isBlank = (m: ChatMessage): boolean => trimSpace(m.content) === ""
-
-/**
- * The deterministic summary stored when no LLM is available (DESIGN §4), built only from the session's own text:
- * `Extractive summary (no LLM): the session had <n> user turn(s). The user asked: "<first non-blank user message>".
- * The agent made <k> tool call(s). The agent's last reply was: "<last non-blank assistant message>".`
- * The tool sentence appears only when k > 0; without a user message the "asked" sentence is left out, and without
- * a reply the last sentence reads `The agent gave no written reply.` Quotes are flattened to one line and cut to
- * 800 bytes with `…`, so the result stays well under 2,048 bytes. Its first sentence is fixed text, so it always
- * passes looksLikeEpisode whatever the quotes say.
- */
-export const extractiveSummary = (messages: ReadonlyArray<ChatMessage>): string => {
-  const turns = messages.filter((m) => m.role === "user").length
-  const toolCalls = messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0)
-  const firstAsk = messages.find((m) => m.role === "user" && !isBlank(m))
-  const lastReply = messages.findLast((m) => m.role === "assistant" && !isBlank(m))
-  const sentences = [`${EXTRACTIVE_PREFIX} the session had ${plural(turns, "user turn", "user turns")}.`]
-  if (firstAsk !== undefined) sentences.push(`The user asked: ${quoted(firstAsk.content)}.`)
-  if (toolCalls > 0) sentences.push(`The agent made ${plural(toolCalls, "tool call", "tool calls")}.`)
-  sentences.push(lastReply === undefined ? "The agent gave no written reply." : `The agent's last reply was: ${quoted(lastReply.content)}.`)
-  return sentences.join(" ")
 }

@@ -1,7 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { capSummary, extractiveSummary, indexPreview, looksLikeEpisode } from "../../../src/domain/episodes/summary.js"
-import type { ChatMessage } from "../../../src/domain/sessions/message.js"
+import { capSummary, indexPreview } from "../../../src/domain/episodes/summary.js"
 import { hasLoneSurrogate, utf8Bytes } from "../../../src/domain/text/utf8.js"
 
 // A pattern repeated to a target size: pieces of 1–4-byte runes, words, early and late sentence ends.
@@ -81,33 +80,5 @@ describe("indexPreview properties", () => {
       { numRuns: 3000 }
     )
     expect(over).toBeGreaterThanOrEqual(1000)
-  })
-})
-
-describe("extractiveSummary properties", () => {
-  // Session text that would fail looksLikeEpisode on its own, plus long multi-byte text to reach the quote caps.
-  const hostile = fc.constantFrom("you", "Sure, ", "NONE ", "I'm sorry. ", "Let me ", "Hi! ", "your ", ".", "?", "\n", " ")
-  const content = fc.oneof(sized(["a", "é", "€", "😀", "you ", "\n", "\udc00"], 3000), fc.array(hostile, { maxLength: 20 }).map((xs) => xs.join("")), fc.fullUnicodeString({ maxLength: 30 }))
-  const message: fc.Arbitrary<ChatMessage> = fc.record({
-    role: fc.constantFrom("system", "user", "assistant", "tool"),
-    content,
-    toolCalls: fc.array(fc.record({ name: fc.constantFrom("shell", "read_file"), arguments: fc.constant("{}") }), { maxLength: 2 })
-  })
-
-  it("always reads as an episode, fits the cap, is valid and stable", () => {
-    let longQuotes = 0
-    fc.assert(
-      fc.property(fc.array(message, { maxLength: 12, size: "max" }), (msgs) => {
-        const out = extractiveSummary(msgs)
-        if (msgs.some((m) => (m.role === "user" || m.role === "assistant") && utf8Bytes(m.content) > 800)) longQuotes++
-        expect(looksLikeEpisode(out)).toBe(true)
-        expect(utf8Bytes(out)).toBeLessThanOrEqual(2048)
-        expect(capSummary(out)).toBe(out)
-        expect(hasLoneSurrogate(out)).toBe(false)
-        expect(extractiveSummary(msgs)).toBe(out)
-      }),
-      { numRuns: 1500 }
-    )
-    expect(longQuotes).toBeGreaterThanOrEqual(300)
   })
 })

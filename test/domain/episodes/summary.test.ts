@@ -3,13 +3,10 @@ import {
   capSummary,
   CONVERSATIONAL_OPENINGS,
   DECLINE_OPENINGS,
-  EXTRACTIVE_PREFIX,
-  extractiveSummary,
   indexPreview,
   isDecline,
   looksLikeEpisode
 } from "../../../src/domain/episodes/summary.js"
-import type { ChatMessage } from "../../../src/domain/sessions/message.js"
 import { utf8Bytes } from "../../../src/domain/text/utf8.js"
 
 const filler = (bytes: number) => "x".repeat(bytes)
@@ -193,44 +190,5 @@ describe("looksLikeEpisode (§3.5.3)", () => {
     expect(looksLikeEpisode(`The agent ${"reworked the parser and ".repeat(9)}then you reviewed it`)).toBe(true)
     // a period not followed by whitespace (v1.2, e.g.x) does not end the opening
     expect(looksLikeEpisode("The agent bumped v1.2 so you can upgrade.")).toBe(false)
-  })
-})
-
-describe("extractiveSummary (DESIGN §4)", () => {
-  const session: ReadonlyArray<ChatMessage> = [
-    { role: "system", content: "You are odek." },
-    { role: "user", content: "  Can you fix the\n tokenizer crash?  " },
-    { role: "assistant", content: "", toolCalls: [{ name: "read_file", arguments: '{"path":"lexer.go"}' }] },
-    { role: "tool", content: "package lexer" },
-    { role: "assistant", content: "Sure! I patched lexer.go.", toolCalls: [{ name: "patch", arguments: "{}" }] },
-    { role: "user", content: "thanks" },
-    { role: "assistant", content: "   " }
-  ]
-
-  it("records the first ask, the tool use and the last reply, in a fixed frame", () => {
-    expect(extractiveSummary(session)).toBe(
-      `${EXTRACTIVE_PREFIX} the session had 2 user turns. The user asked: "Can you fix the tokenizer crash?". ` +
-        `The agent made 2 tool calls. The agent's last reply was: "Sure! I patched lexer.go.".`
-    )
-    expect(looksLikeEpisode(extractiveSummary(session))).toBe(true)
-  })
-
-  it("handles sessions without an ask or a reply", () => {
-    expect(extractiveSummary([])).toBe(`${EXTRACTIVE_PREFIX} the session had 0 user turns. The agent gave no written reply.`)
-    expect(extractiveSummary([{ role: "user", content: "hi" }])).toBe(
-      `${EXTRACTIVE_PREFIX} the session had 1 user turn. The user asked: "hi". The agent gave no written reply.`
-    )
-  })
-
-  it("cuts long quotes to 800 bytes at a word break", () => {
-    const long = `${"word ".repeat(400)}`
-    const out = extractiveSummary([{ role: "user", content: long }, { role: "assistant", content: "€".repeat(1000) }])
-    expect(out).toContain(`"${"word ".repeat(158)}word…"`)
-    expect(out).toContain(`"${"€".repeat(265)}…"`)
-    expect(utf8Bytes(out)).toBeLessThanOrEqual(2048)
-  })
-
-  it("is marked as extractive in its preview", () => {
-    expect(indexPreview(extractiveSummary(session)).startsWith(EXTRACTIVE_PREFIX)).toBe(true)
   })
 })
