@@ -48,7 +48,13 @@ const sessionText = (sessionId: string) =>
 const readsSession = (e: Episode) => e.provenance.untrusted !== true
 
 /** The text recall searches and quotes for an episode. */
-const documentText = (e: Episode) => (readsSession(e) ? Effect.map(sessionText(e.sessionId), (body) => (body === "" ? e.summary : `${e.summary}\n${body}`)) : Effect.succeed(e.summary))
+const documentText = (e: Episode) =>
+  readsSession(e)
+    ? Effect.map(sessionText(e.sessionId), (body) =>
+        // an extractive summary is sentences of the session itself: indexing both would count them twice
+        body === "" ? e.summary : e.source === "extractive" ? body : `${e.summary}\n${body}`
+      )
+    : Effect.succeed(e.summary)
 
 // what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended)
 const stampOf = (e: Episode) => `${hashOf(e.summary)}:${readsSession(e) ? "s" : "-"}`
@@ -142,4 +148,7 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
 
 /** The sentences of an episode's text (its session's words when trusted, else its summary) that best match. */
 export const passagesOf = (episode: Episode, weights: ReadonlyMap<string, number>, budget: number, max: number) =>
-  Effect.map(documentText(episode), (text) => bestPassages(text, weights, budget, max))
+  // the session's own words when recall may read them (the preview already stands for the summary), else the summary
+  Effect.map(readsSession(episode) ? sessionText(episode.sessionId) : Effect.succeed(""), (body) =>
+    bestPassages(body === "" ? episode.summary : body, weights, budget, max)
+  )

@@ -6,7 +6,7 @@ import { truncateBytes, utf8Bytes } from "../text/utf8.js"
 import { searchTerms } from "./terms.js"
 
 /** Longest sentence shown; a longer one is cut around its first matching term. */
-export const PASSAGE_MAX_BYTES = 240
+export const PASSAGE_MAX_BYTES = 320
 const ELLIPSIS = "…"
 // a sentence ends at . ! ? (or their full-width forms) followed by a space, or at a line end
 const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u
@@ -36,14 +36,18 @@ const fit = (sentence: string, focus: string | undefined, max: number): string =
   return cut.length === rest.length ? `${ELLIPSIS}${rest}` : `${ELLIPSIS}${cut}${ELLIPSIS}`
 }
 
+const normalised = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, " ").trim()
+
 /**
  * The sentences of `text` that match the query, best first: each scores the summed weight of the distinct query
- * terms it holds (`weights`: rare terms weigh most). Taken while they fit `budget` bytes (one line each, the
- * newline counted), at most `max`; a sentence matching nothing is never shown.
+ * terms it holds (`weights`: rare terms weigh most). A question is shown with the sentence after it, where a chat
+ * usually answers it. Taken while they fit `budget` bytes (one line each, the newline counted), at most `max`; a
+ * sentence matching nothing is never shown, nor one already shown.
  */
 export const bestPassages = (text: string, weights: ReadonlyMap<string, number>, budget: number, max = 3): Array<string> => {
   if (weights.size === 0 || budget <= 0) return []
-  const scored = sentencesOf(text)
+  const sentences = sentencesOf(text)
+  const scored = sentences
     .map((s, i) => {
       let score = 0
       let focus: string | undefined
@@ -55,18 +59,24 @@ export const bestPassages = (text: string, weights: ReadonlyMap<string, number>,
         score += w
         if (focus === undefined) focus = t
       }
-      return { s, i, score, focus }
+      return { i, score, focus }
     })
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i)
   const out: Array<string> = []
+  const shown: Array<string> = []
   let left = budget
   for (const x of scored) {
     if (out.length >= max) break
-    const line = fit(x.s, x.focus, Math.min(PASSAGE_MAX_BYTES, left - 1))
+    const sentence = sentences[x.i]!
+    const next = sentences[x.i + 1]
+    const own = normalised(sentence)
+    if (own === "" || shown.some((s) => s.includes(own))) continue
+    const text = /[?？]$/u.test(sentence) && next !== undefined ? `${sentence} ${next}` : sentence
+    const line = fit(text, x.focus, Math.min(PASSAGE_MAX_BYTES, left - 1))
     if (line === "" || utf8Bytes(line) + 1 > left) continue
-    if (out.includes(line)) continue
     out.push(line)
+    shown.push(normalised(line))
     left -= utf8Bytes(line) + 1
   }
   return out
