@@ -76,9 +76,19 @@ describe("AddFact", () => {
         }
       ])
     )
-    expect(Either.getOrThrow(decide(add("Uses fish shell", { index: 0, similarity: 0.1 }), state))[0]!._tag).toBe("FactAdded")
-    expect(Either.getOrThrow(decide(add("Uses fish shell", { index: 0, similarity: 0.5 }), state))[0]!._tag).toBe("FactAdded")
-    expect(Either.getOrThrow(decide(add("Uses fish shell", { index: 0, similarity: 0.5, judgement: "merge" }), state))[0]!._tag).toBe("FactMerged")
+    // a restatement ("extends the entry"): the similarity band and the judge decide
+    const restated = "Prefers dark mode in all the editors"
+    expect(Either.getOrThrow(decide(add(restated, { index: 0, similarity: 0.1 }), state))[0]!._tag).toBe("FactAdded")
+    expect(Either.getOrThrow(decide(add(restated, { index: 0, similarity: 0.5 }), state))[0]!._tag).toBe("FactAdded")
+    expect(Either.getOrThrow(decide(add(restated, { index: 0, similarity: 0.5, judgement: "merge" }), state))[0]!._tag).toBe("FactMerged")
+    // a different fact (issue 10: this pair used to merge on the judge's word): kept apart, and the event says why
+    for (const probe of [{ index: 0, similarity: 0.5, judgement: "merge" as const }, { index: 0, similarity: 1 }])
+      expect(Either.getOrThrow(decide(add("Uses fish shell", probe), state))).toStrictEqual([
+        {
+          _tag: "FactAdded", target: "user", content: "Uses fish shell", at,
+          keptApart: { entry: "Prefers dark mode in all editors", similarity: probe.similarity, reason: '"Prefers", "dark", "mode", "editors" would become "Uses", "fish", "shell"' }
+        }
+      ])
   })
 
   it("uses strict thresholds: exactly 0.7 and 0.3 are the judgement band (DESIGN §5.2)", () => {
@@ -192,7 +202,7 @@ describe("the 2,048-byte field bound", () => {
 describe("a merge that would overflow the cap", () => {
   it("is refused as an add, naming the entry it would merge into", () => {
     const policy = { ...DEFAULT_FACT_POLICY, caps: { user: 40, env: 40 } }
-    const r = decideFact(policy)(add("Uses vim with the helix keymap plugin", { index: 0, similarity: 0.9 }), given("Uses vim daily"))
+    const r = decideFact(policy)(add("Uses vim daily with the helix keymap plugin", { index: 0, similarity: 0.9 }), given("Uses vim daily"))
     expect(message(r)).toContain("memory: adding entry would exceed cap (40 chars) once merged into entry [1]")
     expect(message(r)).toContain('[1] 14c "Uses vim daily"')
   })

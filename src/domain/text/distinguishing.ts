@@ -1,0 +1,243 @@
+/**
+ * Distinguishing tokens: the parts of a text that make it one fact rather than another (DESIGN §7 "Merges").
+ * Numbers, versions, ports, paths, URLs, identifiers, names and every content word that names a specific thing
+ * ("vim", "helix") distinguish; function words and word endings do not. Two texts state the same fact only when
+ * the second restates or extends the first without replacing any distinguishing token of it, without flipping a
+ * negation, and without reordering what both say ("from MySQL to Postgres" is not "from Postgres to MySQL").
+ *
+ * Deliberately independent of any embedder: the similarity threshold decides whether two texts are close, this
+ * decides whether they may be one entry at all.
+ */
+import { FUNCTION_WORDS, type Language, LANGUAGES, NEGATIONS } from "./functionWords.js"
+
+export type TokenKind = "url" | "path" | "version" | "number" | "identifier" | "name" | "word"
+
+export interface Token {
+  /** As written (trimmed of surrounding punctuation), for explanations. */
+  readonly text: string
+  /** What two tokens are compared on. */
+  readonly key: string
+  readonly kind: TokenKind
+  /** Written with a capital first letter (a sentence-initial word keeps kind "word" but may still be a name). */
+  readonly cased: boolean
+}
+
+export interface Analysis {
+  readonly tokens: ReadonlyArray<Token>
+  /** Whether the text holds a negation ("not", "nicht", "ne … pas", "sin", "n't"). */
+  readonly negated: boolean
+}
+
+/** Why two texts are not one fact; absent when the second restates or extends the first. */
+export type Change =
+  | { readonly _tag: "Replaced"; readonly removed: ReadonlyArray<Token>; readonly added: ReadonlyArray<Token> }
+  | { readonly _tag: "Negated" }
+  | { readonly _tag: "Reordered"; readonly tokens: ReadonlyArray<Token> }
+
+// Scripts written without spaces: each character is its own token, so a restatement that extends still shares them.
+const UNSPACED = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu
+const LEADING = /^[(\["'«“‘„‹{¿¡*`<]+/u
+const TRAILING = /[)\]"'»”’›}.,;:!?…*`>。！？、，]+$/u
+const SENTENCE_END = /[.!?…。！？:;]["'»”’)\]*`]*$/u
+const HAS_ALNUM = /[\p{L}\p{N}]/u
+const URL = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S/iu
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/u
+const VERSION = /^v?\d+(?:\.\d+)+(?:[-+][0-9a-z.]+)?$|^v\d+$/iu
+const NUMBER = /^[#№]?[+\-−]?\p{Sc}?\d[\d.,:'’\-/]*\p{Sc}?%?$/u
+const PATHLIKE = /[/\\]|^~/u
+const WORD = /^[\p{L}\p{M}'’ʼ]+$/u
+const LETTERS = /^[\p{L}\p{M}]+$/u
+const APOSTROPHE = /['’ʼ]/u
+const NOT_SUFFIX = /n['’ʼ]t$/iu
+const UPPER_FIRST = /^\p{Lu}/u
+const INNER_CAPS = /\p{Ll}\p{Lu}/u
+
+const keyOf = (s: string) => s.normalize("NFC").toLowerCase()
+
+// English contractions whose stem is not the word ("can't" is "ca" + "n't").
+const CONTRACTED: Readonly<Record<string, string>> = { ca: "can", wo: "will", sha: "shall" }
+
+/** The languages whose function words `texts` use most; none when they use none (then nothing is noise). */
+export const detectLanguages = (texts: ReadonlyArray<string>): ReadonlyArray<Language> => {
+  const counts = new Map<Language, number>()
+  for (const text of texts)
+    for (const raw of text.replace(UNSPACED, " $1 ").split(/[\s'’ʼ]+/u)) {
+      const w = keyOf(raw.replace(LEADING, "").replace(TRAILING, ""))
+      if (w === "") continue
+      for (const lang of LANGUAGES)
+        if (FUNCTION_WORDS[lang].has(w) || NEGATIONS[lang].has(w)) counts.set(lang, (counts.get(lang) ?? 0) + 1)
+    }
+  const best = Math.max(0, ...counts.values())
+  return best === 0 ? [] : LANGUAGES.filter((l) => counts.get(l) === best)
+}
+
+const ALL_NEGATIONS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((l) => [...NEGATIONS[l]]))
+
+const lexicon = (languages: ReadonlyArray<Language>) => {
+  const negations = languages.length === 0 ? ALL_NEGATIONS : new Set(languages.flatMap((l) => [...NEGATIONS[l]]))
+  const functionWords = new Set(languages.flatMap((l) => [...FUNCTION_WORDS[l]]))
+  // German capitalises nouns and its formal pronouns ("Sie", "Ihr"): a capital mid-sentence is no sign of a name there.
+  return { negations, functionWords, capitalisesNouns: languages.includes("de") }
+}
+
+type Lexicon = ReturnType<typeof lexicon>
+
+const classifyCore = (core: string): TokenKind | undefined => {
+  if (!HAS_ALNUM.test(core)) return undefined
+  if (URL.test(core)) return "url"
+  if (EMAIL.test(core)) return "identifier"
+  if (VERSION.test(core)) return "version"
+  if (NUMBER.test(core)) return "number"
+  if (PATHLIKE.test(core)) return "path"
+  if (WORD.test(core)) return "word"
+  // snake_case, kebab-case, dotted.names, hashes, db1, C++, .env, @handle, #123
+  return "identifier"
+}
+
+const tokenKey = (kind: TokenKind, core: string): string => {
+  if (kind === "url") return core.normalize("NFC").replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*|^www\.[^/]*/iu, (m) => m.toLowerCase())
+  // a path's case is part of it on most file systems
+  if (kind === "path") return core.normalize("NFC")
+  if (kind === "version") return keyOf(core).replace(/^v/u, "")
+  return keyOf(core)
+}
+
+/** The text's distinguishing tokens in order, and whether it negates; function words are read in `languages`. */
+export const analyse = (text: string, languages: ReadonlyArray<Language> = detectLanguages([text])): Analysis => {
+  const lex: Lexicon = lexicon(languages)
+  const tokens: Array<Token> = []
+  let negated = false
+  let sentenceStart = true
+  for (const chunk of text.replace(UNSPACED, " $1 ").split(/\s+/u)) {
+    const core = chunk.replace(LEADING, "").replace(TRAILING, "")
+    const kind = classifyCore(core)
+    if (kind !== undefined) {
+      if (kind !== "word") tokens.push({ text: core, key: tokenKey(kind, core), kind, cased: UPPER_FIRST.test(core) })
+      else negated = readWord(core, sentenceStart, lex, tokens) || negated
+      sentenceStart = false
+    }
+    if (SENTENCE_END.test(chunk)) sentenceStart = true
+  }
+  return { tokens, negated }
+}
+
+/** Pushes the word's distinguishing parts; true when it negates. */
+const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array<Token>): boolean => {
+  let negated = false
+  let stem = word
+  if (NOT_SUFFIX.test(word)) {
+    negated = true
+    stem = word.slice(0, -3)
+    stem = CONTRACTED[keyOf(stem)] ?? stem
+  }
+  // elisions and clitics ("l'éditeur", "dell'utente", "user's") split into their words
+  for (const part of stem.split(APOSTROPHE)) {
+    if (!LETTERS.test(part)) continue
+    const key = keyOf(part)
+    const cased = UPPER_FIRST.test(part)
+    const acronym = part.length >= 2 && part === part.toUpperCase() && part !== part.toLowerCase()
+    const midCapital = cased && !sentenceStart && !lex.capitalisesNouns
+    if (lex.negations.has(key) && !acronym) {
+      negated = true
+      continue
+    }
+    if (lex.functionWords.has(key) && !acronym && !midCapital) continue
+    const name = acronym || INNER_CAPS.test(part) || (cased && !sentenceStart)
+    out.push({ text: part, key, kind: name ? "name" : "word", cased })
+  }
+  return negated
+}
+
+const commonPrefix = (a: string, b: string) => {
+  const n = Math.min(a.length, b.length)
+  let i = 0
+  while (i < n && a[i] === b[i]) i++
+  return i
+}
+
+/**
+ * Whether two tokens are the same: equal keys, or two inflections of one plain word ("prefers"/"prefer",
+ * "themes"/"theme"). Names, numbers and identifiers must be equal: "Mark" is not "Marko", "db1" is not "db10".
+ */
+export const sameToken = (a: Token, b: Token): boolean => {
+  if (a.key === b.key) return true
+  if (a.kind !== "word" || b.kind !== "word" || (a.cased && b.cased)) return false
+  if (!LETTERS.test(a.key) || !LETTERS.test(b.key)) return false
+  const shorter = Math.min(a.key.length, b.key.length)
+  if (shorter < 4) return false
+  const longer = Math.max(a.key.length, b.key.length)
+  return commonPrefix(a.key, b.key) >= Math.max(4, Math.ceil(0.75 * longer))
+}
+
+const dedupe = (tokens: ReadonlyArray<Token>) => {
+  const seen = new Set<string>()
+  return tokens.filter((t) => (seen.has(t.key) ? false : (seen.add(t.key), true)))
+}
+
+/** The first token of `existing` (each key once) that `incoming` holds only before something said after it. */
+const firstReordered = (existing: ReadonlyArray<Token>, incoming: ReadonlyArray<Token>): Token | undefined => {
+  let cursor = 0
+  for (const t of dedupe(existing)) {
+    if (!incoming.some((u) => sameToken(t, u))) continue
+    const at = incoming.findIndex((u, i) => i >= cursor && sameToken(t, u))
+    if (at < 0) return t
+    cursor = at + 1
+  }
+  return undefined
+}
+
+/** How `b` departs from `a` in distinguishing terms, both read with the same function words. */
+const compare = (a: Analysis, b: Analysis): Change | undefined => {
+  if (a.negated !== b.negated) return { _tag: "Negated" }
+  const removed = dedupe(a.tokens.filter((t) => !b.tokens.some((u) => sameToken(t, u))))
+  const added = dedupe(b.tokens.filter((u) => !a.tokens.some((t) => sameToken(t, u))))
+  // Something of the entry gone and something new in its place: a different fact, not a restatement.
+  if (removed.length > 0 && added.length > 0) return { _tag: "Replaced", removed, added }
+  const reordered = firstReordered(a.tokens, b.tokens)
+  return reordered === undefined ? undefined : { _tag: "Reordered", tokens: [reordered] }
+}
+
+/**
+ * Why `incoming` must not be folded into `existing` automatically, or undefined when it restates or extends it
+ * (or says less of it) without changing any distinguishing token.
+ */
+export const factChange = (existing: string, incoming: string): Change | undefined => {
+  const languages = detectLanguages([existing, incoming])
+  return compare(analyse(existing, languages), analyse(incoming, languages))
+}
+
+const STRONG: ReadonlySet<TokenKind> = new Set(["url", "path", "version", "number", "identifier", "name"])
+
+/**
+ * Why two episode summaries are not copies of one session, or undefined when their distinguishing tokens agree:
+ * the same numbers, versions, paths, URLs, identifiers and names on both sides, and no word of one replaced in the other.
+ */
+export const summariesDiffer = (a: string, b: string): Change | undefined => {
+  const languages = detectLanguages([a, b])
+  const x = analyse(a, languages)
+  const y = analyse(b, languages)
+  const change = compare(x, y)
+  if (change !== undefined) return change
+  const removed = dedupe(x.tokens.filter((t) => STRONG.has(t.kind) && !y.tokens.some((u) => u.key === t.key)))
+  const added = dedupe(y.tokens.filter((u) => STRONG.has(u.kind) && !x.tokens.some((t) => t.key === u.key)))
+  return removed.length + added.length > 0 ? { _tag: "Replaced", removed, added } : undefined
+}
+
+const quoteList = (tokens: ReadonlyArray<Token>, max = 4) => {
+  const shown = tokens.slice(0, max).map((t) => JSON.stringify(t.text))
+  return tokens.length > max ? `${shown.join(", ")} …` : shown.join(", ")
+}
+
+/** One line for events and logs: what makes the two texts different facts. */
+export const describeChange = (change: Change): string => {
+  switch (change._tag) {
+    case "Replaced":
+      if (change.removed.length === 0) return `the new text adds ${quoteList(change.added)}`
+      if (change.added.length === 0) return `the new text drops ${quoteList(change.removed)}`
+      return `${quoteList(change.removed)} would become ${quoteList(change.added)}`
+    case "Negated":
+      return "one text negates what the other states"
+    case "Reordered":
+      return `${quoteList(change.tokens)} stands in a different order`
+  }
+}
