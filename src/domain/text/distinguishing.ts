@@ -24,8 +24,11 @@ export interface Token {
 
 export interface Analysis {
   readonly tokens: ReadonlyArray<Token>
-  /** Whether the text holds a negation ("not", "nicht", "ne … pas", "sin", "n't"). */
-  readonly negated: boolean
+  /**
+   * Where the text negates ("not", "nicht", "ne … pas", "sin", "n't"): for each negation, the index of the first
+   * token after it. A negation reaches what follows it.
+   */
+  readonly negations: ReadonlyArray<number>
 }
 
 /** Why two texts are not one fact; absent when the second restates or extends the first. */
@@ -53,6 +56,9 @@ const UPPER_FIRST = /^\p{Lu}/u
 const INNER_CAPS = /\p{Ll}\p{Lu}/u
 
 const keyOf = (s: string) => s.normalize("NFC").toLowerCase()
+
+const OPENER_ENDINGS: ReadonlySet<string> = new Set(["s", "es", "d", "ed"])
+const NAME_LIKE: ReadonlySet<string> = new Set(["will", "may", "can", "dan", "ben", "ma", "lo", "sol"])
 
 // English contractions whose stem is not the word ("can't" is "ca" + "n't").
 const CONTRACTED: Readonly<Record<string, string>> = { ca: "can", wo: "will", sha: "shall" }
@@ -106,27 +112,26 @@ const tokenKey = (kind: TokenKind, core: string): string => {
 export const analyse = (text: string, languages: ReadonlyArray<Language> = detectLanguages([text])): Analysis => {
   const lex: Lexicon = lexicon(languages)
   const tokens: Array<Token> = []
-  let negated = false
+  const negations: Array<number> = []
   let sentenceStart = true
   for (const chunk of text.replace(UNSPACED, " $1 ").split(/\s+/u)) {
     const core = chunk.replace(LEADING, "").replace(TRAILING, "")
     const kind = classifyCore(core)
     if (kind !== undefined) {
       if (kind !== "word") tokens.push({ text: core, key: tokenKey(kind, core), kind, cased: UPPER_FIRST.test(core) })
-      else negated = readWord(core, sentenceStart, lex, tokens) || negated
+      else readWord(core, sentenceStart, lex, tokens, negations)
       sentenceStart = false
     }
     if (SENTENCE_END.test(chunk)) sentenceStart = true
   }
-  return { tokens, negated }
+  return { tokens, negations }
 }
 
-/** Pushes the word's distinguishing parts; true when it negates. */
-const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array<Token>): boolean => {
-  let negated = false
+/** Pushes the word's distinguishing parts, and the position of any negation it holds. */
+const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array<Token>, negations: Array<number>): void => {
   let stem = word
   if (NOT_SUFFIX.test(word)) {
-    negated = true
+    negations.push(out.length)
     stem = word.slice(0, -3)
     stem = CONTRACTED[keyOf(stem)] ?? stem
   }
@@ -138,14 +143,15 @@ const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array
     const acronym = part.length >= 2 && part === part.toUpperCase() && part !== part.toLowerCase()
     const midCapital = cased && !sentenceStart && !lex.capitalisesNouns
     if (lex.negations.has(key) && !acronym) {
-      negated = true
+      negations.push(out.length)
       continue
     }
-    if (lex.functionWords.has(key) && !acronym && !midCapital) continue
+    // "Will", "May", "Dan", "Ben" opening a fact are far more often a person than a function word
+    const nameLike = cased && NAME_LIKE.has(key)
+    if (lex.functionWords.has(key) && !acronym && !midCapital && !nameLike) continue
     const name = acronym || INNER_CAPS.test(part) || (cased && !sentenceStart)
     out.push({ text: part, key, kind: name ? "name" : "word", cased })
   }
-  return negated
 }
 
 const commonPrefix = (a: string, b: string) => {
@@ -161,12 +167,13 @@ const commonPrefix = (a: string, b: string) => {
  */
 export const sameToken = (a: Token, b: Token): boolean => {
   if (a.key === b.key) return true
-  if (a.kind !== "word" || b.kind !== "word" || (a.cased && b.cased)) return false
+  if (a.kind !== "word" || b.kind !== "word") return false
   if (!LETTERS.test(a.key) || !LETTERS.test(b.key)) return false
-  const shorter = Math.min(a.key.length, b.key.length)
-  if (shorter < 4) return false
-  const longer = Math.max(a.key.length, b.key.length)
-  return commonPrefix(a.key, b.key) >= Math.max(4, Math.ceil(0.75 * longer))
+  const [short, long] = a.key.length <= b.key.length ? [a.key, b.key] : [b.key, a.key]
+  if (short.length < 4) return false
+  // two capitalised sentence openers may be names ("Mark", "Marko"): only a plain verb or plural ending joins them
+  if (a.cased && b.cased) return long.startsWith(short) && OPENER_ENDINGS.has(long.slice(short.length))
+  return commonPrefix(a.key, b.key) >= Math.max(4, Math.ceil(0.75 * long.length))
 }
 
 const dedupe = (tokens: ReadonlyArray<Token>) => {
@@ -186,13 +193,37 @@ const firstReordered = (existing: ReadonlyArray<Token>, incoming: ReadonlyArray<
   return undefined
 }
 
+/**
+ * Pairs each token of `a` with one token of `b` (equal keys first, then inflections), each used once: "maps 8080 to
+ * 8080" and "maps 8080 to 9090" share one 8080, not two. Returns the unpaired tokens of each side.
+ */
+const unpaired = (a: ReadonlyArray<Token>, b: ReadonlyArray<Token>) => {
+  const used = new Array<boolean>(b.length).fill(false)
+  const own = new Array<boolean>(a.length).fill(false)
+  for (const [k, t] of a.entries()) {
+    const i = b.findIndex((u, j) => !used[j] && u.key === t.key)
+    if (i >= 0) used[i] = own[k] = true
+  }
+  for (const [k, t] of a.entries()) {
+    if (own[k]) continue
+    const i = b.findIndex((u, j) => !used[j] && sameToken(t, u))
+    if (i >= 0) used[i] = own[k] = true
+  }
+  const left = a.filter((_, k) => !own[k])
+  return { removed: left, added: b.filter((_, j) => !used[j]), pairedA: own, pairedB: used }
+}
+
+/** Whether a negation of the text reaches a token the other text also holds ("not spaces" after "tabs" does not). */
+const negatesShared = (negations: ReadonlyArray<number>, shared: ReadonlyArray<boolean>) =>
+  negations.some((from) => shared.some((s, i) => s && i >= from))
+
 /** How `b` departs from `a` in distinguishing terms, both read with the same function words. */
 const compare = (a: Analysis, b: Analysis): Change | undefined => {
-  if (a.negated !== b.negated) return { _tag: "Negated" }
-  const removed = dedupe(a.tokens.filter((t) => !b.tokens.some((u) => sameToken(t, u))))
-  const added = dedupe(b.tokens.filter((u) => !a.tokens.some((t) => sameToken(t, u))))
+  const { removed, added, pairedA, pairedB } = unpaired(a.tokens, b.tokens)
+  // "Likes tabs" / "Doesn't like tabs" flip a fact; "Likes tabs" / "Likes tabs, not spaces" extend it
+  if (negatesShared(a.negations, pairedA) !== negatesShared(b.negations, pairedB)) return { _tag: "Negated" }
   // Something of the entry gone and something new in its place: a different fact, not a restatement.
-  if (removed.length > 0 && added.length > 0) return { _tag: "Replaced", removed, added }
+  if (removed.length > 0 && added.length > 0) return { _tag: "Replaced", removed: dedupe(removed), added: dedupe(added) }
   const reordered = firstReordered(a.tokens, b.tokens)
   return reordered === undefined ? undefined : { _tag: "Reordered", tokens: [reordered] }
 }
@@ -218,8 +249,9 @@ export const summariesDiffer = (a: string, b: string): Change | undefined => {
   const y = analyse(b, languages)
   const change = compare(x, y)
   if (change !== undefined) return change
-  const removed = dedupe(x.tokens.filter((t) => STRONG.has(t.kind) && !y.tokens.some((u) => u.key === t.key)))
-  const added = dedupe(y.tokens.filter((u) => STRONG.has(u.kind) && !x.tokens.some((t) => t.key === u.key)))
+  const strong = unpaired(x.tokens.filter((t) => STRONG.has(t.kind)), y.tokens.filter((t) => STRONG.has(t.kind)))
+  const removed = dedupe(strong.removed)
+  const added = dedupe(strong.added)
   return removed.length + added.length > 0 ? { _tag: "Replaced", removed, added } : undefined
 }
 
