@@ -78,7 +78,8 @@ describe("FactFile decider properties", () => {
     )
     // The generator must actually reach the cap and the merge path, or the property proves little.
     expect(capRefusals).toBeGreaterThan(300)
-    expect(merges).toBeGreaterThan(100)
+    // (merges are rarer since issue 10: only restatements merge, and most runs press against the cap)
+    expect(merges).toBeGreaterThan(40)
   })
 
   it("(d) selection: a unique whole-entry match wins; otherwise exactly one containing entry, else the exact errors", () => {
