@@ -80,7 +80,9 @@ export const detectLanguages = (texts: ReadonlyArray<string>): ReadonlyArray<Lan
 const ALL_NEGATIONS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((l) => [...NEGATIONS[l]]))
 
 const lexicon = (languages: ReadonlyArray<Language>) => {
-  const negations = languages.length === 0 ? ALL_NEGATIONS : new Set(languages.flatMap((l) => [...NEGATIONS[l]]))
+  // Negations of every language, whatever the text's language: a summary in English may quote a German "keine", and
+  // reading a word as a negation only ever keeps two texts apart.
+  const negations = ALL_NEGATIONS
   const functionWords = new Set(languages.flatMap((l) => [...FUNCTION_WORDS[l]]))
   // German capitalises nouns and its formal pronouns ("Sie", "Ihr"): a capital mid-sentence is no sign of a name there.
   return { negations, functionWords, capitalisesNouns: languages.includes("de") }
@@ -142,7 +144,8 @@ const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array
     const cased = UPPER_FIRST.test(part)
     const acronym = part.length >= 2 && part === part.toUpperCase() && part !== part.toLowerCase()
     const midCapital = cased && !sentenceStart && !lex.capitalisesNouns
-    if (lex.negations.has(key) && !acronym) {
+    // a capital mid-sentence is a name or a noun ("Mai", the month), not an Italian "never"
+    if (lex.negations.has(key) && !acronym && !(cased && !sentenceStart)) {
       negations.push(out.length)
       continue
     }
