@@ -1,7 +1,7 @@
 import { Either, Match } from "effect"
 import type { Decider } from "../kernel/Decider.js"
 import { rejectionMessage, scanForWrite } from "../scan/index.js"
-import { describeChange, factChange } from "../text/distinguishing.js"
+import { changeFrom, describeChange, factChange } from "../text/distinguishing.js"
 import { goQuote, preview, trimSpace, utf8Bytes } from "../text/utf8.js"
 import {
   canonicalEntries,
@@ -194,16 +194,15 @@ export const mergeCandidate = (
   similarities: ReadonlyArray<number>,
   policy: FactPolicy
 ): MergeProbe | undefined => {
-  let best: MergeProbe | undefined
-  let mergeable: MergeProbe | undefined
-  similarities.forEach((raw, index) => {
-    const similarity = Number.isNaN(raw) ? 0 : raw
-    if (index >= entries.length) return
-    if (best === undefined || similarity > best.similarity) best = { index, similarity }
-    if ((mergeable === undefined || similarity > mergeable.similarity) && classifySimilarity(similarity, policy) !== "add" && mergeBlocker(entries[index]!, incoming) === undefined)
-      mergeable = { index, similarity }
-  })
-  return mergeable ?? best
+  const scored = entries.map((_, index) => ({ index, similarity: Number.isNaN(similarities[index] ?? 0) ? 0 : (similarities[index] ?? 0) }))
+  // most similar first, the earlier entry on ties (as bestMatch): the first the gate allows is the one
+  const ranked = [...scored].sort((a, b) => b.similarity - a.similarity || a.index - b.index)
+  const change = changeFrom(incoming)
+  for (const c of ranked) {
+    if (classifySimilarity(c.similarity, policy) === "add") break
+    if (change(entries[c.index]!) === undefined) return c
+  }
+  return ranked[0]
 }
 
 type MergeDecision = Either.Either<ReadonlyArray<FactEvent>, FactError> | { readonly keptApart: KeptApart } | undefined

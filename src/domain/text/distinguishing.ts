@@ -50,6 +50,7 @@ const NUMBER = /^[#№]?[+\-−]?\p{Sc}?\d[\d.,:'’\-/]*\p{Sc}?%?$/u
 const PATHLIKE = /[/\\]|^~/u
 const WORD = /^[\p{L}\p{M}'’ʼ]+$/u
 const LETTERS = /^[\p{L}\p{M}]+$/u
+const PLAIN = /^[a-z]+$/u
 const APOSTROPHE = /['’ʼ]/u
 const NOT_SUFFIX = /n['’ʼ]t$/iu
 const UPPER_FIRST = /^\p{Lu}/u
@@ -63,34 +64,29 @@ const NAME_LIKE: ReadonlySet<string> = new Set(["will", "may", "can", "dan", "be
 // English contractions whose stem is not the word ("can't" is "ca" + "n't").
 const CONTRACTED: Readonly<Record<string, string>> = { ca: "can", wo: "will", sha: "shall" }
 
-/** The languages whose function words `texts` use most; none when they use none (then nothing is noise). */
-export const detectLanguages = (texts: ReadonlyArray<string>): ReadonlyArray<Language> => {
-  const counts = new Map<Language, number>()
-  for (const text of texts)
-    for (const raw of text.replace(UNSPACED, " $1 ").split(/[\s'’ʼ]+/u)) {
-      const w = keyOf(raw.replace(LEADING, "").replace(TRAILING, ""))
-      if (w === "") continue
-      for (const lang of LANGUAGES)
-        if (FUNCTION_WORDS[lang].has(w) || NEGATIONS[lang].has(w)) counts.set(lang, (counts.get(lang) ?? 0) + 1)
-    }
-  const best = Math.max(0, ...counts.values())
-  return best === 0 ? [] : LANGUAGES.filter((l) => counts.get(l) === best)
-}
-
 const ALL_NEGATIONS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((l) => [...NEGATIONS[l]]))
+const ANY_FUNCTION_WORD: ReadonlySet<string> = new Set(LANGUAGES.flatMap((l) => [...FUNCTION_WORDS[l]]))
 
-const lexicon = (languages: ReadonlyArray<Language>) => {
-  // Negations of every language, whatever the text's language: a summary in English may quote a German "keine", and
-  // reading a word as a negation only ever keeps two texts apart.
-  const negations = ALL_NEGATIONS
-  const functionWords = new Set(languages.flatMap((l) => [...FUNCTION_WORDS[l]]))
-  // German capitalises nouns and its formal pronouns ("Sie", "Ihr"): a capital mid-sentence is no sign of a name there.
-  return { negations, functionWords, capitalisesNouns: languages.includes("de") }
+/**
+ * A text read once, before its pair's languages are known: its tokens, its negations, and the words that are
+ * function words in some language (kept or dropped once the languages are settled).
+ */
+interface Part {
+  readonly token: Token
+  readonly role: "token" | "negation" | "function"
+  /** A capital mid-sentence: a name, unless the language capitalises nouns. */
+  readonly midCapital: boolean
+}
+interface Scan {
+  readonly parts: ReadonlyArray<Part>
+  readonly counts: ReadonlyArray<number>
 }
 
-type Lexicon = ReturnType<typeof lexicon>
+const NEGATION_MARK: Token = { text: "n't", key: "n't", kind: "word", cased: false }
 
 const classifyCore = (core: string): TokenKind | undefined => {
+  // most chunks are plain lowercase words: one test instead of seven
+  if (PLAIN.test(core)) return "word"
   if (!HAS_ALNUM.test(core)) return undefined
   if (URL.test(core)) return "url"
   if (EMAIL.test(core)) return "identifier"
@@ -110,30 +106,27 @@ const tokenKey = (kind: TokenKind, core: string): string => {
   return keyOf(core)
 }
 
-/** The text's distinguishing tokens in order, and whether it negates; function words are read in `languages`. */
-export const analyse = (text: string, languages: ReadonlyArray<Language> = detectLanguages([text])): Analysis => {
-  const lex: Lexicon = lexicon(languages)
-  const tokens: Array<Token> = []
-  const negations: Array<number> = []
+const scan = (text: string): Scan => {
+  const parts: Array<Part> = []
+  const counts = LANGUAGES.map(() => 0)
   let sentenceStart = true
   for (const chunk of text.replace(UNSPACED, " $1 ").split(/\s+/u)) {
     const core = chunk.replace(LEADING, "").replace(TRAILING, "")
     const kind = classifyCore(core)
     if (kind !== undefined) {
-      if (kind !== "word") tokens.push({ text: core, key: tokenKey(kind, core), kind, cased: UPPER_FIRST.test(core) })
-      else readWord(core, sentenceStart, lex, tokens, negations)
+      if (kind !== "word") parts.push({ token: { text: core, key: tokenKey(kind, core), kind, cased: UPPER_FIRST.test(core) }, role: "token", midCapital: false })
+      else scanWord(core, sentenceStart, parts, counts)
       sentenceStart = false
     }
     if (SENTENCE_END.test(chunk)) sentenceStart = true
   }
-  return { tokens, negations }
+  return { parts, counts }
 }
 
-/** Pushes the word's distinguishing parts, and the position of any negation it holds. */
-const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array<Token>, negations: Array<number>): void => {
+const scanWord = (word: string, sentenceStart: boolean, out: Array<Part>, counts: Array<number>): void => {
   let stem = word
   if (NOT_SUFFIX.test(word)) {
-    negations.push(out.length)
+    out.push({ token: NEGATION_MARK, role: "negation", midCapital: false })
     stem = word.slice(0, -3)
     stem = CONTRACTED[keyOf(stem)] ?? stem
   }
@@ -141,20 +134,48 @@ const readWord = (word: string, sentenceStart: boolean, lex: Lexicon, out: Array
   for (const part of stem.split(APOSTROPHE)) {
     if (!LETTERS.test(part)) continue
     const key = keyOf(part)
+    LANGUAGES.forEach((l, i) => {
+      if (FUNCTION_WORDS[l].has(key) || NEGATIONS[l].has(key)) counts[i]!++
+    })
     const cased = UPPER_FIRST.test(part)
     const acronym = part.length >= 2 && part === part.toUpperCase() && part !== part.toLowerCase()
-    const midCapital = cased && !sentenceStart && !lex.capitalisesNouns
+    const midCapital = cased && !sentenceStart
+    const name = acronym || INNER_CAPS.test(part) || midCapital
+    const token: Token = { text: part, key, kind: name ? "name" : "word", cased }
     // a capital mid-sentence is a name or a noun ("Mai", the month), not an Italian "never"
-    if (lex.negations.has(key) && !acronym && !(cased && !sentenceStart)) {
-      negations.push(out.length)
-      continue
-    }
+    if (ALL_NEGATIONS.has(key) && !acronym && !midCapital) out.push({ token, role: "negation", midCapital })
     // "Will", "May", "Dan", "Ben" opening a fact are far more often a person than a function word
-    const nameLike = cased && NAME_LIKE.has(key)
-    if (lex.functionWords.has(key) && !acronym && !midCapital && !nameLike) continue
-    const name = acronym || INNER_CAPS.test(part) || (cased && !sentenceStart)
-    out.push({ text: part, key, kind: name ? "name" : "word", cased })
+    else if (ANY_FUNCTION_WORD.has(key) && !acronym && !(cased && NAME_LIKE.has(key))) out.push({ token, role: "function", midCapital })
+    else out.push({ token, role: "token", midCapital })
   }
+}
+
+const pickLanguages = (scans: ReadonlyArray<Scan>): ReadonlyArray<Language> => {
+  const totals = LANGUAGES.map((_, i) => scans.reduce((n, s) => n + s.counts[i]!, 0))
+  const best = Math.max(0, ...totals)
+  return best === 0 ? [] : LANGUAGES.filter((_, i) => totals[i] === best)
+}
+
+/** The languages whose function words `texts` use most; none when they use none (then nothing is noise). */
+export const detectLanguages = (texts: ReadonlyArray<string>): ReadonlyArray<Language> => pickLanguages(texts.map(scan))
+
+/** The scanned text with its function words read in `languages`. */
+const finish = (scanned: Scan, languages: ReadonlyArray<Language>): Analysis => {
+  // German capitalises nouns and its formal pronouns ("Sie", "Ihr"): a capital mid-sentence is no sign of a name there.
+  const capitalisesNouns = languages.includes("de")
+  const tokens: Array<Token> = []
+  const negations: Array<number> = []
+  for (const p of scanned.parts) {
+    if (p.role === "negation") negations.push(tokens.length)
+    else if (p.role === "token" || (p.midCapital && !capitalisesNouns) || !languages.some((l) => FUNCTION_WORDS[l].has(p.token.key))) tokens.push(p.token)
+  }
+  return { tokens, negations }
+}
+
+/** The text's distinguishing tokens in order, and where it negates; function words are read in `languages`. */
+export const analyse = (text: string, languages?: ReadonlyArray<Language>): Analysis => {
+  const scanned = scan(text)
+  return finish(scanned, languages ?? pickLanguages([scanned]))
 }
 
 const commonPrefix = (a: string, b: string) => {
@@ -170,10 +191,10 @@ const commonPrefix = (a: string, b: string) => {
  */
 export const sameToken = (a: Token, b: Token): boolean => {
   if (a.key === b.key) return true
-  if (a.kind !== "word" || b.kind !== "word") return false
+  // cheapest refusals first: this runs for every pair of tokens of two texts
+  if (a.kind !== "word" || b.kind !== "word" || a.key.length < 4 || b.key.length < 4 || a.key[0] !== b.key[0]) return false
   if (!LETTERS.test(a.key) || !LETTERS.test(b.key)) return false
   const [short, long] = a.key.length <= b.key.length ? [a.key, b.key] : [b.key, a.key]
-  if (short.length < 4) return false
   // two capitalised sentence openers may be names ("Mark", "Marko"): only a plain verb or plural ending joins them
   if (a.cased && b.cased) return long.startsWith(short) && OPENER_ENDINGS.has(long.slice(short.length))
   return commonPrefix(a.key, b.key) >= Math.max(4, Math.ceil(0.75 * long.length))
@@ -232,13 +253,25 @@ const compare = (a: Analysis, b: Analysis): Change | undefined => {
 }
 
 /**
- * Why `incoming` must not be folded into `existing` automatically, or undefined when it restates or extends it
- * (or says less of it) without changing any distinguishing token.
+ * Why `incoming` must not be folded into a given existing text automatically, or undefined when it restates or
+ * extends it (or says less of it) without changing any distinguishing token. The incoming text is read once for
+ * every entry it is compared with.
  */
-export const factChange = (existing: string, incoming: string): Change | undefined => {
-  const languages = detectLanguages([existing, incoming])
-  return compare(analyse(existing, languages), analyse(incoming, languages))
+export const changeFrom = (incoming: string): ((existing: string) => Change | undefined) => {
+  const inc = scan(incoming)
+  const read = new Map<string, Analysis>()
+  return (existing) => {
+    const ex = scan(existing)
+    const languages = pickLanguages([ex, inc])
+    const key = languages.join(",")
+    let b = read.get(key)
+    if (b === undefined) read.set(key, (b = finish(inc, languages)))
+    return compare(finish(ex, languages), b)
+  }
 }
+
+/** `changeFrom(incoming)(existing)`: the change one pair makes. */
+export const factChange = (existing: string, incoming: string): Change | undefined => changeFrom(incoming)(existing)
 
 const STRONG: ReadonlySet<TokenKind> = new Set(["url", "path", "version", "number", "identifier", "name"])
 
@@ -247,9 +280,11 @@ const STRONG: ReadonlySet<TokenKind> = new Set(["url", "path", "version", "numbe
  * the same numbers, versions, paths, URLs, identifiers and names on both sides, and no word of one replaced in the other.
  */
 export const summariesDiffer = (a: string, b: string): Change | undefined => {
-  const languages = detectLanguages([a, b])
-  const x = analyse(a, languages)
-  const y = analyse(b, languages)
+  const sa = scan(a)
+  const sb = scan(b)
+  const languages = pickLanguages([sa, sb])
+  const x = finish(sa, languages)
+  const y = finish(sb, languages)
   const change = compare(x, y)
   if (change !== undefined) return change
   const strong = unpaired(x.tokens.filter((t) => STRONG.has(t.kind)), y.tokens.filter((t) => STRONG.has(t.kind)))

@@ -4,6 +4,7 @@ import {
   classifySimilarity,
   DEFAULT_FACT_POLICY,
   decideFact,
+  mergeCandidate,
   evolveFact,
   initialFactFile,
   mergeText
@@ -205,5 +206,17 @@ describe("a merge that would overflow the cap", () => {
     const r = decideFact(policy)(add("Uses vim daily with the helix keymap plugin", { index: 0, similarity: 0.9 }), given("Uses vim daily"))
     expect(message(r)).toContain("memory: adding entry would exceed cap (40 chars) once merged into entry [1]")
     expect(message(r)).toContain('[1] 14c "Uses vim daily"')
+  })
+})
+
+describe("the entry an add is compared with (issue 10)", () => {
+  const entries = ["Memcached runs on port 11211", "MySQL 8 runs on port 3306", "Uses vim"]
+  it("is the most similar one the gate allows, so a closer different fact does not hide the restated entry", () => {
+    expect(mergeCandidate(entries, "MySQL 8 runs on port 3306 on db1", [0.95, 0.8, 0.1], DEFAULT_FACT_POLICY)).toEqual({ index: 1, similarity: 0.8 })
+  })
+  it("else the most similar one (its refusal is explained), and never one in the add band", () => {
+    expect(mergeCandidate(entries, "Redis runs on port 6379", [0.9, 0.85, 0.1], DEFAULT_FACT_POLICY)).toEqual({ index: 0, similarity: 0.9 })
+    expect(mergeCandidate(entries, "MySQL 8 runs on port 3306 on db1", [0.95, 0.2, 0.1], DEFAULT_FACT_POLICY)).toEqual({ index: 0, similarity: 0.95 })
+    expect(mergeCandidate([], "x", [], DEFAULT_FACT_POLICY)).toBeUndefined()
   })
 })
