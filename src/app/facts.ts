@@ -2,15 +2,15 @@ import { Duration, Effect, Either, Option } from "effect"
 import { during } from "../ports/Progress.js"
 import { conflictRetry } from "./retry.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
-import { bestMatch } from "../domain/embedding/index.js"
+import { cosine } from "../domain/embedding/index.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
-import { classifySimilarity, decideFact } from "../domain/facts/decider.js"
+import { classifySimilarity, decideFact, DEFAULT_FACT_POLICY, type FactPolicy, mergeBlocker, mergeCandidate } from "../domain/facts/decider.js"
 import { judgementPrompt, parseJudgement } from "../domain/llm/prompts.js"
 import { Llm } from "../ports/Llm.js"
 import { CapConsolidation } from "./CapConsolidation.js"
 import { type FactError, InvalidTarget } from "../domain/facts/errors.js"
-import type { FactCommand, FactEvent, FactFileState, MergeProbe, Target } from "../domain/facts/schema.js"
+import type { FactCommand, FactEvent, FactFileState, KeptApart, Target } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
@@ -42,10 +42,14 @@ export const loadFacts = Effect.fn("loadFacts", writePath)(function* (target: Ta
 })
 
 /**
- * Where the new fact stands against the file: the closest entry and its similarity. Any embedding failure means
- * "no probe", so the fact is added without a merge check: never a wrong merge.
+ * Where the new fact stands against the file: the closest entry it may merge with (else the closest one) and its
+ * similarity. Any embedding failure means "no probe", so the fact is added without a merge check: never a wrong merge.
  */
-export const probeMerge = Effect.fn("probeMerge", writePath)(function* (entries: ReadonlyArray<string>, content: string) {
+export const probeMerge = Effect.fn("probeMerge", writePath)(function* (
+  entries: ReadonlyArray<string>,
+  content: string,
+  policy: FactPolicy = DEFAULT_FACT_POLICY
+) {
   const embedder = yield* Embedder
   // the new text belongs to the corpus: a corpus-fitted embedder would otherwise drop the very words that make it
   // different ("Uses helix" against "Uses vim" would be "Uses" alone, a near-copy)
@@ -54,8 +58,7 @@ export const probeMerge = Effect.fn("probeMerge", writePath)(function* (entries:
   if (vectors._tag === "None") return undefined
   const query = vectors.value[entries.length]
   if (query === undefined) return undefined
-  const best = bestMatch(query, vectors.value.slice(0, entries.length))
-  return best === undefined ? undefined : ({ index: best.index, similarity: best.score } satisfies MergeProbe)
+  return mergeCandidate(entries, content, vectors.value.slice(0, entries.length).map((v) => cosine(query, v)), policy)
 })
 
 /** The longest an add waits for a merge judgement before adding without one. */
@@ -121,7 +124,7 @@ export const execute = (
 }
 
 export type AddOutcome =
-  | { readonly kind: "added"; readonly content: string }
+  | { readonly kind: "added"; readonly content: string; readonly keptApart?: KeptApart }
   | { readonly kind: "merged"; readonly content: string; readonly index: number; readonly similarity: number }
   | { readonly kind: "duplicate"; readonly content: string }
 
@@ -147,9 +150,12 @@ export const addFact = Effect.fn("addFact", writePath)(function* (target: Target
       const withoutProbe = decide(plain, state)
       const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
       if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return withoutProbe
-      const probe = yield* probeMerge(state.entries, trimmed)
+      const probe = yield* probeMerge(state.entries, trimmed, policy)
       if (probe === undefined) return withoutProbe
-      const judgement = classifySimilarity(probe.similarity, policy) === "judge" ? yield* judge(state.entries[probe.index]!, trimmed) : undefined
+      const existing = state.entries[probe.index]!
+      // The model is not asked about a pair the gate keeps apart: its answer could not change the outcome.
+      const judgement =
+        classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined ? yield* judge(existing, trimmed) : undefined
       return decide({ ...plain, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
     })
   )
@@ -160,7 +166,9 @@ export const addFact = Effect.fn("addFact", writePath)(function* (target: Target
       ? { kind: "duplicate", content: trimmed }
       : e._tag === "FactMerged"
         ? { kind: "merged", content: e.content, index: e.index, similarity: e.similarity }
-        : { kind: "added", content: trimmed }
+        : e._tag === "FactAdded" && e.keptApart !== undefined
+          ? { kind: "added", content: trimmed, keptApart: e.keptApart }
+          : { kind: "added", content: trimmed }
   return { outcome, entries: result.entries }
 })
 

@@ -7,12 +7,15 @@ import { chats, promptOf, scriptedRuntime } from "../support/llm.js"
 let server: ScriptedServer
 let chatReply: Reply
 const EXISTING = "Prefers dark mode in all editors"
-const INCOMING = "Prefers a dark theme in the terminal"
+// A restatement that extends the entry: only such a pair is the model's to judge (a different fact never merges).
+const INCOMING = "Prefers dark mode in all of the editors"
+// A different fact (issue 10: the pair this file used before, which the model could fold into the entry).
+const DIFFERENT = "Prefers a dark theme in the terminal"
 let similarity = 0.5
 
 // Vectors chosen so that cos(existing, incoming) is exactly `similarity`.
 const vectorOf = (text: string): ReadonlyArray<number> =>
-  text === EXISTING ? [1, 0, 0] : text === INCOMING ? [similarity, Math.sqrt(1 - similarity * similarity), 0] : [0, 0, 1]
+  text === EXISTING ? [1, 0, 0] : text === INCOMING || text === DIFFERENT ? [similarity, Math.sqrt(1 - similarity * similarity), 0] : [0, 0, 1]
 
 beforeAll(async () => {
   server = await startScriptedServer({
@@ -29,12 +32,12 @@ beforeEach(() => {
   chatReply = { kind: "chat", content: "merge" }
 })
 
-const addPair = async (options: { llm?: boolean } = {}) => {
+const addPair = async (options: { llm?: boolean; incoming?: string } = {}) => {
   const rt = options.llm === false
     ? scriptedRuntime(server, { embedder: "http", llm: { provider: "none" } })
     : scriptedRuntime(server, { embedder: "http" })
   await rt.runPromise(addFact("user", EXISTING))
-  const r = await rt.runPromise(addFact("user", INCOMING))
+  const r = await rt.runPromise(addFact("user", options.incoming ?? INCOMING))
   await rt.dispose()
   return r
 }
@@ -92,6 +95,18 @@ describe("merge judgement band (DESIGN §5.2)", () => {
     const r = await rt.runPromise(program.pipe(Effect.provide(TestContext.TestContext)))
     expect(r.outcome).toEqual({ kind: "added", content: INCOMING })
     await rt.dispose()
+  })
+
+  it("a different fact is never merged, whatever the model would say or the similarity: the model is not even asked", async () => {
+    for (const s of [0.5, 0.99]) {
+      similarity = s
+      server.reset()
+      const r = await addPair({ incoming: DIFFERENT })
+      expect(r.outcome).toMatchObject({ kind: "added", keptApart: { entry: EXISTING, reason: '"mode", "editors" would become "theme", "terminal"' } })
+      expect(r.outcome.kind === "added" && r.outcome.keptApart?.similarity).toBeCloseTo(s, 5)
+      expect(r.entries).toEqual([EXISTING, DIFFERENT])
+      expect(chats(server)).toHaveLength(0)
+    }
   })
 
   it("without a model the band adds, with no request at all", async () => {

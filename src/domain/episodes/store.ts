@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
 import { EpisodeProvenance, isPendingReview, trustRank } from "../sessions/provenance.js"
+import { summariesDiffer } from "../text/distinguishing.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
 
@@ -197,10 +198,12 @@ export const decideEpisode =
         // The same session's older episode is out of the comparison: re-running a session overwrites its episode.
         const others = state.episodes.filter((e) => e.sessionId !== command.sessionId)
         const match = command.match
-        const matched =
+        const candidate =
           match !== undefined && policy.dedupThreshold > 0 && match.similarity >= policy.dedupThreshold
             ? others.find((e) => e.sessionId === match.sessionId)
             : undefined
+        // Close wording is not the same session: summaries whose names, numbers, paths or words differ are both kept.
+        const matched = candidate !== undefined && summariesDiffer(candidate.summary, episode.summary) === undefined ? candidate : undefined
         if (matched !== undefined && trustRank(provenance) < trustRank(matched.provenance))
           // An unapproved untrusted near-copy never displaces what a person can rely on.
           return Either.right([EpisodeDropped.make({ episode, duplicateOf: matched.sessionId, similarity: match!.similarity, at: command.at })])

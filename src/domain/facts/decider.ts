@@ -1,6 +1,7 @@
 import { Either, Match } from "effect"
 import type { Decider } from "../kernel/Decider.js"
 import { rejectionMessage, scanForWrite } from "../scan/index.js"
+import { changeFrom, describeChange, factChange } from "../text/distinguishing.js"
 import { goQuote, preview, trimSpace, utf8Bytes } from "../text/utf8.js"
 import {
   canonicalEntries,
@@ -39,6 +40,7 @@ import {
   FactsConsolidated,
   FactsReverted,
   FactsRewritten,
+  type KeptApart,
   type MergeProbe,
   type Target
 } from "./schema.js"
@@ -171,18 +173,56 @@ const wholeFileOverCap = (target: Target, cap: number, state: FactFileState, ent
 const usedAfterReplace = (entries: ReadonlyArray<string>, index: number, text: string) =>
   usedBytes(entries) - utf8Bytes(entries[index]!) + utf8Bytes(text)
 
+/**
+ * Why `incoming` may not be merged into `existing` automatically, whatever their similarity and whatever a model
+ * says (docs/adr/0005): a line naming the distinguishing tokens it would change, or undefined when it restates or
+ * extends the entry.
+ */
+export const mergeBlocker = (existing: string, incoming: string): string | undefined => {
+  const change = factChange(existing, incoming)
+  return change === undefined ? undefined : describeChange(change)
+}
+
+/**
+ * The entry an add is compared with, given every entry's similarity to it: the most similar one that may be merged
+ * (it passes the gate and is not in the add band), else the most similar one, so a refusal is still explained.
+ * A different fact that happens to be closer must not hide the entry the new text restates.
+ */
+export const mergeCandidate = (
+  entries: ReadonlyArray<string>,
+  incoming: string,
+  similarities: ReadonlyArray<number>,
+  policy: FactPolicy
+): MergeProbe | undefined => {
+  const scored = entries.map((_, index) => ({ index, similarity: Number.isNaN(similarities[index] ?? 0) ? 0 : (similarities[index] ?? 0) }))
+  // most similar first, the earlier entry on ties (as bestMatch): the first the gate allows is the one
+  const ranked = [...scored].sort((a, b) => b.similarity - a.similarity || a.index - b.index)
+  const change = changeFrom(incoming)
+  for (const c of ranked) {
+    if (classifySimilarity(c.similarity, policy) === "add") break
+    if (change(entries[c.index]!) === undefined) return c
+  }
+  return ranked[0]
+}
+
+type MergeDecision = Either.Either<ReadonlyArray<FactEvent>, FactError> | { readonly keptApart: KeptApart } | undefined
+
 const decideMerge = (
   cmd: { readonly target: Target; readonly at: string },
   state: FactFileState,
   policy: FactPolicy,
   incoming: string,
   probe: MergeProbe | undefined
-): Either.Either<ReadonlyArray<FactEvent>, FactError> | undefined => {
+): MergeDecision => {
   if (!policy.mergeOnWrite || probe === undefined || state.entries.length === 0) return undefined
   const existing = state.entries[probe.index]
   if (existing === undefined) return undefined
   const band = classifySimilarity(probe.similarity, policy)
-  const merge = band === "merge" || (band === "judge" && probe.judgement === "merge")
+  if (band === "add") return undefined
+  // The gate before the band and the model: a different fact is never folded, however close or however judged.
+  const blocker = mergeBlocker(existing, incoming)
+  if (blocker !== undefined) return { keptApart: { entry: existing, similarity: probe.similarity, reason: blocker } }
+  const merge = band === "merge" || probe.judgement === "merge"
   if (!merge) return undefined
   const content = mergeText(existing, incoming)
   // A merge text that fails a check is not an error: the new fact passed alone, so it is added instead.
@@ -314,10 +354,11 @@ export const decideFact =
         // An exact duplicate is a silent success, checked before merging so it never counts as a merge.
         if (state.entries.includes(content)) return Either.right([])
         const merged = decideMerge(command, state, policy, content, command.probe)
-        if (merged !== undefined) return merged
+        if (merged !== undefined && Either.isEither(merged)) return merged
         const grown = usedBytes(state.entries) + (state.entries.length > 0 ? SEPARATOR_BYTES : 0) + utf8Bytes(content)
         if (grown > cap) return Either.left(addCapError(command.target, cap, state.entries, content))
-        return Either.right([FactAdded.make({ target: command.target, content, at: command.at })])
+        const keptApart = merged?.keptApart
+        return Either.right([FactAdded.make({ target: command.target, content, at: command.at, ...(keptApart === undefined ? {} : { keptApart }) })])
       }
       case "ReplaceFact": {
         const content = trimSpace(command.content)

@@ -8,10 +8,17 @@ export const TARGETS: ReadonlyArray<Target> = ["user", "env"]
 /** ISO-8601 UTC instant, e.g. `2026-11-29T21:06:44.000Z`. */
 export const Instant = Schema.String
 
+/**
+ * Why an added fact was not merged into the close entry it was compared with (issue 10): absent on events stored
+ * before it existed and on adds that met no close entry.
+ */
+export const KeptApart = Schema.Struct({ entry: Schema.String, similarity: Schema.Number, reason: Schema.String })
+export type KeptApart = typeof KeptApart.Type
 export const FactAdded = Schema.TaggedStruct("FactAdded", {
   target: Target,
   content: Schema.String,
-  at: Instant
+  at: Instant,
+  keptApart: Schema.optionalWith(KeptApart, { exact: true })
 })
 /** Merge-on-write replaced the entry at `index` (0-based) with `content`, which now covers `incoming` too. */
 export const FactMerged = Schema.TaggedStruct("FactMerged", {
@@ -114,7 +121,7 @@ export type FactEvent = typeof FactEvent.Type
 export interface MergeProbe {
   readonly index: number
   readonly similarity: number
-  /** The LLM's word for the 0.3–0.7 band, when one was asked. Without it the band adds. */
+  /** The LLM's word for the 0.3–0.7 band, when one was asked. Without it the band adds; it never overrides the gate. */
   readonly judgement?: "merge" | "add"
 }
 

@@ -18,7 +18,9 @@ const TRUSTED: EpisodeProvenance = {}
 const UNTRUSTED: EpisodeProvenance = { untrusted: true, sources: ["read_file"] }
 const day = (d: number) => `2026-01-${String(d).padStart(2, "0")}T00:00:00.000Z`
 const store = (sessionId: string, at: string, provenance = TRUSTED, match?: { sessionId: string; similarity: number }): EpisodeCommand => ({
-  _tag: "StoreEpisode", sessionId, summary: `Session ${sessionId} fixed the parser.`, turns: 4, provenance, source: "llm", match, at
+  // one wording for every session: the dedup tests need true near-copies (issue 10: summaries that differ in a
+  // distinguishing token, such as the session's own name, are never deduplicated)
+  _tag: "StoreEpisode", sessionId, summary: "The session fixed the parser.", turns: 4, provenance, source: "llm", match, at
 })
 const run = (commands: ReadonlyArray<EpisodeCommand>, p: EpisodePolicy = policy) => {
   let state: EpisodeStoreState = initialEpisodeStore

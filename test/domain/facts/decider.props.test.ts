@@ -10,7 +10,7 @@ const at = "2026-01-01T00:00:00.000Z"
 
 /** An operation resolved against the state it meets, so selectors actually hit entries. */
 const op = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("add" as const), content: fc.oneof(validEntry, longEntry), sim: fc.double({ min: 0, max: 1, noNaN: true }), pick: fc.nat() }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("add" as const), content: fc.oneof(validEntry, longEntry), sim: fc.double({ min: 0, max: 1, noNaN: true }), pick: fc.nat(), restate: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("replace" as const), content: fc.oneof(validEntry, longEntry), pick: fc.nat(), how: fc.constantFrom<"whole" | "slice" | "word">("whole", "slice", "word") }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("remove" as const), pick: fc.nat(), how: fc.constantFrom<"whole" | "slice" | "word">("whole", "slice", "word") }) }
 )
@@ -25,12 +25,20 @@ const selector = (state: FactFileState, pick: number, how: "whole" | "slice" | "
   return runes.slice(from, from + 1 + (pick % 12)).join("")
 }
 
+/** The entry said again: extended by a word, or only its first words (which a merge keeps whole: no growth at the cap). */
+const restatement = (entry: string, other: string, pick: number) => {
+  const words = entry.split(/\s+/u)
+  return pick % 2 === 0 ? `${entry} ${other.split(/\s+/u)[0]!}` : words.slice(0, Math.max(1, words.length >> 1)).join(" ")
+}
+
 const toCommand = (target: Target, state: FactFileState, o: Op): FactCommand => {
   switch (o.kind) {
     case "add":
       return {
-        _tag: "AddFact", target, content: o.content, at,
-        probe: state.entries.length > 0 ? { index: o.pick % state.entries.length, similarity: o.sim } : undefined
+        _tag: "AddFact", target, at,
+        // half the adds extend the entry they are compared with: only such an add may merge (a different fact never does)
+        content: o.restate && state.entries.length > 0 ? restatement(state.entries[o.pick % state.entries.length]!, o.content, o.pick) : o.content,
+        probe: state.entries.length > 0 ? { index: o.pick % state.entries.length, similarity: o.sim, ...(o.restate ? { judgement: "merge" as const } : {}) } : undefined
       }
     case "replace":
       return { _tag: "ReplaceFact", target, oldText: selector(state, o.pick, o.how), content: o.content, at }
@@ -70,7 +78,8 @@ describe("FactFile decider properties", () => {
     )
     // The generator must actually reach the cap and the merge path, or the property proves little.
     expect(capRefusals).toBeGreaterThan(300)
-    expect(merges).toBeGreaterThan(100)
+    // (merges are rarer since issue 10: only restatements merge, and most runs press against the cap)
+    expect(merges).toBeGreaterThan(40)
   })
 
   it("(d) selection: a unique whole-entry match wins; otherwise exactly one containing entry, else the exact errors", () => {

@@ -4,6 +4,7 @@ import {
   classifySimilarity,
   DEFAULT_FACT_POLICY,
   decideFact,
+  mergeCandidate,
   evolveFact,
   initialFactFile,
   mergeText
@@ -76,9 +77,19 @@ describe("AddFact", () => {
         }
       ])
     )
-    expect(Either.getOrThrow(decide(add("Uses fish shell", { index: 0, similarity: 0.1 }), state))[0]!._tag).toBe("FactAdded")
-    expect(Either.getOrThrow(decide(add("Uses fish shell", { index: 0, similarity: 0.5 }), state))[0]!._tag).toBe("FactAdded")
-    expect(Either.getOrThrow(decide(add("Uses fish shell", { index: 0, similarity: 0.5, judgement: "merge" }), state))[0]!._tag).toBe("FactMerged")
+    // a restatement ("extends the entry"): the similarity band and the judge decide
+    const restated = "Prefers dark mode in all the editors"
+    expect(Either.getOrThrow(decide(add(restated, { index: 0, similarity: 0.1 }), state))[0]!._tag).toBe("FactAdded")
+    expect(Either.getOrThrow(decide(add(restated, { index: 0, similarity: 0.5 }), state))[0]!._tag).toBe("FactAdded")
+    expect(Either.getOrThrow(decide(add(restated, { index: 0, similarity: 0.5, judgement: "merge" }), state))[0]!._tag).toBe("FactMerged")
+    // a different fact (issue 10: this pair used to merge on the judge's word): kept apart, and the event says why
+    for (const probe of [{ index: 0, similarity: 0.5, judgement: "merge" as const }, { index: 0, similarity: 1 }])
+      expect(Either.getOrThrow(decide(add("Uses fish shell", probe), state))).toStrictEqual([
+        {
+          _tag: "FactAdded", target: "user", content: "Uses fish shell", at,
+          keptApart: { entry: "Prefers dark mode in all editors", similarity: probe.similarity, reason: '"Prefers", "dark", "mode", "editors" would become "Uses", "fish", "shell"' }
+        }
+      ])
   })
 
   it("uses strict thresholds: exactly 0.7 and 0.3 are the judgement band (DESIGN §5.2)", () => {
@@ -192,8 +203,20 @@ describe("the 2,048-byte field bound", () => {
 describe("a merge that would overflow the cap", () => {
   it("is refused as an add, naming the entry it would merge into", () => {
     const policy = { ...DEFAULT_FACT_POLICY, caps: { user: 40, env: 40 } }
-    const r = decideFact(policy)(add("Uses vim with the helix keymap plugin", { index: 0, similarity: 0.9 }), given("Uses vim daily"))
+    const r = decideFact(policy)(add("Uses vim daily with the helix keymap plugin", { index: 0, similarity: 0.9 }), given("Uses vim daily"))
     expect(message(r)).toContain("memory: adding entry would exceed cap (40 chars) once merged into entry [1]")
     expect(message(r)).toContain('[1] 14c "Uses vim daily"')
+  })
+})
+
+describe("the entry an add is compared with (issue 10)", () => {
+  const entries = ["Memcached runs on port 11211", "MySQL 8 runs on port 3306", "Uses vim"]
+  it("is the most similar one the gate allows, so a closer different fact does not hide the restated entry", () => {
+    expect(mergeCandidate(entries, "MySQL 8 runs on port 3306 on db1", [0.95, 0.8, 0.1], DEFAULT_FACT_POLICY)).toEqual({ index: 1, similarity: 0.8 })
+  })
+  it("else the most similar one (its refusal is explained), and never one in the add band", () => {
+    expect(mergeCandidate(entries, "Redis runs on port 6379", [0.9, 0.85, 0.1], DEFAULT_FACT_POLICY)).toEqual({ index: 0, similarity: 0.9 })
+    expect(mergeCandidate(entries, "MySQL 8 runs on port 3306 on db1", [0.95, 0.2, 0.1], DEFAULT_FACT_POLICY)).toEqual({ index: 0, similarity: 0.95 })
+    expect(mergeCandidate([], "x", [], DEFAULT_FACT_POLICY)).toBeUndefined()
   })
 })

@@ -22,10 +22,17 @@ const halves: ReadonlyArray<readonly [string, string]> = ATTACKS.flatMap(([text]
 // the halves whose plain join the scanner refuses, drawn often so the fallback path is exercised
 const dangerous = halves.filter(([a, b]) => scanForWrite(mergeText(a, b)) !== undefined || scanForWrite(mergeText(b, a)) !== undefined)
 
+// An ordinary fact and a restatement of it that says the same with other function words: a pair the gate lets merge,
+// so the merge path itself is exercised (halves of an attack are different texts, which never merge since issue 10).
+const restatement = fc
+  .tuple(fc.constantFrom(...ORDINARY_FACTS), fc.constantFrom(" and so on", ", as well", " too"))
+  .map(([fact, tail]) => [fact, `${fact.replace(/[.!?]$/u, "")}${tail}`] as const)
+
 const pair = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...dangerous) },
   { weight: 2, arbitrary: fc.constantFrom(...halves) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ORDINARY_FACTS), fc.constantFrom(...ORDINARY_FACTS)) }
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ORDINARY_FACTS), fc.constantFrom(...ORDINARY_FACTS)) },
+  { weight: 2, arbitrary: restatement }
 )
 
 describe("merge-on-write safety", () => {
@@ -53,6 +60,6 @@ describe("merge-on-write safety", () => {
     // The run must meet joins the scanner refuses, and merges that go through.
     expect(dangerous.length).toBeGreaterThan(50)
     expect(unsafeJoins).toBeGreaterThan(500)
-    expect(merges).toBeGreaterThan(500)
+    expect(merges).toBeGreaterThan(300)
   })
 })
