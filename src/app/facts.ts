@@ -51,10 +51,9 @@ export const probeMerge = Effect.fn("probeMerge", writePath)(function* (
   policy: FactPolicy = DEFAULT_FACT_POLICY
 ) {
   const embedder = yield* Embedder
-  // the new text belongs to the corpus: a corpus-fitted embedder would otherwise drop the very words that make it
-  // different ("Uses helix" against "Uses vim" would be "Uses" alone, a near-copy)
-  const texts = [...entries, content]
-  const vectors = yield* embedder.embed(texts, texts).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
+  // fitted on the file alone: an extension's new words then add nothing to the distance, so a restatement stays
+  // close; what those words change is the distinguishing-token gate's to judge (mergeCandidate), not the embedder's
+  const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
   if (vectors._tag === "None") return undefined
   const query = vectors.value[entries.length]
   if (query === undefined) return undefined
