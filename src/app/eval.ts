@@ -13,7 +13,7 @@ import type { Background } from "./Background.js"
 import type { CapConsolidation } from "./CapConsolidation.js"
 import type { EpisodeIndex } from "./EpisodeIndex.js"
 import { type Recalled, recallDetailed } from "./recall.js"
-import { endSession, recordMessage } from "./sessions.js"
+import { endSession, recordMessages } from "./sessions.js"
 import type { Settings } from "./Settings.js"
 
 /** What the session and recall functions need of a memory. */
@@ -75,7 +75,7 @@ const elapsedMs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 const ingestSession = (c: Conversation, s: Conversation["sessions"][number], zone: TrustZone) =>
   Effect.gen(function* () {
     const id = evalSessionId(s.n)
-    for (const m of sessionMessages(c, s)) yield* recordMessage(id, m.message, zone, m.buffer)
+    yield* recordMessages(id, sessionMessages(c, s), zone)
     const outcome = yield* endSession(id, zone)
     return outcome.kind === "skipped"
       ? outcome.reason

@@ -13,7 +13,7 @@ import { scanForWrite } from "../domain/scan/index.js"
 import { bufferLine, type BufferRole } from "../domain/sessions/buffer.js"
 import type { ChatMessage, TrustZone } from "../domain/sessions/message.js"
 import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources, toolEffect, UNKNOWN_PROVENANCE } from "../domain/sessions/provenance.js"
-import { episodeUntrusted, type SessionCommand, SessionError, type SessionState, userTurns } from "../domain/sessions/session.js"
+import { episodeUntrusted, type SessionCommand, SessionError, type SessionEvent, type SessionState, userTurns } from "../domain/sessions/session.js"
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
 import { Embedder } from "../ports/Embedder.js"
@@ -78,6 +78,47 @@ export const recordMessage = Effect.fn("recordMessage")(function* (sessionId: st
       at
     }
   })
+})
+
+/**
+ * Records several messages of a session as one durable batch (an ingest of a recorded transcript): each is judged
+ * exactly as `recordMessage` judges it, in order, against the session as the earlier ones left it; one write instead
+ * of one per message. All or none are recorded.
+ */
+export const recordMessages = Effect.fn("recordMessages")(function* (
+  sessionId: string,
+  items: ReadonlyArray<{ readonly message: ChatMessage; readonly buffer?: BufferRole | undefined }>,
+  zone: TrustZone
+) {
+  const config = yield* Settings
+  const stream = yield* streamOf(sessionId)
+  if (items.length === 0) return (yield* loadSession(sessionId)).state
+  return yield* Effect.gen(function* () {
+    const store = yield* EventStore
+    const loaded = yield* store.load(stream, sessionCodec)
+    const at = yield* nowIso
+    const time = DateTime.toParts(DateTime.unsafeMake(at))
+    let state = loaded.state
+    const events: Array<SessionEvent> = []
+    for (const { message, buffer } of items) {
+      const decided = yield* decideSession(
+        {
+          _tag: "RecordMessage",
+          message,
+          taintSources: episodeTaintSources([message], zone),
+          effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
+          bufferLine: buffer !== undefined && config.bufferEnabled ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content) : undefined,
+          bufferCapacity: config.bufferLines,
+          at
+        },
+        state
+      )
+      state = decided.reduce(sessionCodec.evolve, state)
+      events.push(...decided)
+    }
+    if (events.length === 0) return loaded.state
+    return (yield* store.append(stream, sessionCodec, loaded.version, events, at)).state
+  }).pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e instanceof VersionConflict }))
 })
 
 /**

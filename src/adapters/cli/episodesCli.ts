@@ -4,7 +4,7 @@ import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Path from "node:path"
 import { discardEpisode, findEpisode, listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { recallContext, searchEpisodes } from "../../app/recall.js"
-import { endSession, recordMessage, resumeSessionEnd, sessionProgress, trimHistory } from "../../app/sessions.js"
+import { endSession, recordMessages, resumeSessionEnd, sessionProgress, trimHistory } from "../../app/sessions.js"
 import { type Episode, previewOf } from "../../domain/episodes/store.js"
 import { ChatMessage } from "../../domain/sessions/message.js"
 import { isPendingReview } from "../../domain/sessions/provenance.js"
@@ -86,13 +86,15 @@ const ingest = Command.make(
             ...(m.tool_name !== undefined ? { toolName: m.tool_name } : {})
           }))
           if (!sameMessages(progress.recorded, messages.slice(0, progress.recorded.length))) return yield* Effect.fail(alreadyIngested)
-          for (const [i, m] of messages.entries()) {
-            if (i < progress.recorded.length) continue
+          const items = messages.flatMap((m, i) => {
+            if (i < progress.recorded.length) return []
             // Tier 2 lines: each user input, and the agent's last written reply before the next user message
             const next = messages.slice(i + 1).find((x) => x.role === "user" || (x.role === "assistant" && x.content.trim() !== ""))
-            const role = m.role === "user" ? "user" : m.role === "assistant" && m.content.trim() !== "" && next?.role !== "assistant" ? "agent" : undefined
-            yield* recordMessage(t.session_id, m, zone, role)
-          }
+            const buffer = m.role === "user" ? "user" : m.role === "assistant" && m.content.trim() !== "" && next?.role !== "assistant" ? "agent" : undefined
+            return [{ message: m, buffer } as const]
+          })
+          // one durable batch for the whole transcript: an interrupted ingest has recorded all of it or none
+          yield* recordMessages(t.session_id, items, zone)
           if (t.trimmed !== undefined && t.trimmed > 0 && !progress.trimmed) yield* trimHistory(t.session_id, t.trimmed)
           const outcome = progress.ended ? yield* resumeSessionEnd(t.session_id, zone) : yield* endSession(t.session_id, zone)
           const head = `session ${t.session_id}: ${plural(messages.length, "message", "messages")}`
