@@ -8,6 +8,8 @@ import { searchTerms } from "./terms.js"
 /** Longest sentence shown; a longer one is cut around its first matching term. */
 export const PASSAGE_MAX_BYTES = 320
 const ELLIPSIS = "…"
+/** A query term weighing less than this share of the query's rarest term does not make a sentence match. */
+const MIN_SHARE = 0.1
 // a sentence ends at . ! ? (or their full-width forms) followed by a space, or at a line end
 const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
@@ -40,13 +42,16 @@ const normalised = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/g
 
 /**
  * The sentences of `text` that match the query, best first: each scores the summed weight of the distinct query
- * terms it holds (`weights`: rare terms weigh most). A question is shown with the sentence after it, where a chat
- * usually answers it. Taken while they fit `budget` bytes (one line each, the newline counted), at most `max`; a
+ * terms it holds (`weights`: rare terms weigh most; one under a tenth of the rarest does not count). Each is shown
+ * with the sentence after it, which in a chat usually completes it (a question always; otherwise while both fit). Taken while they fit `budget` bytes (one line each, the newline counted), at most `max`; a
  * sentence matching nothing is never shown, nor one already shown.
  */
 export const bestPassages = (text: string, weights: ReadonlyMap<string, number>, budget: number, max = 3): Array<string> => {
   if (weights.size === 0 || budget <= 0) return []
   const sentences = sentencesOf(text)
+  // a term found nearly everywhere (the speakers' names) cannot say which sentence answers
+  const strongest = Math.max(...weights.values())
+  const least = strongest * MIN_SHARE
   const scored = sentences
     .map((s, i) => {
       let score = 0
@@ -54,7 +59,7 @@ export const bestPassages = (text: string, weights: ReadonlyMap<string, number>,
       const seen = new Set<string>()
       for (const t of searchTerms(s)) {
         const w = weights.get(t)
-        if (w === undefined || seen.has(t)) continue
+        if (w === undefined || w < least || seen.has(t)) continue
         seen.add(t)
         score += w
         if (focus === undefined) focus = t
@@ -72,7 +77,10 @@ export const bestPassages = (text: string, weights: ReadonlyMap<string, number>,
     const next = sentences[x.i + 1]
     const own = normalised(sentence)
     if (own === "" || shown.some((s) => s.includes(own))) continue
-    const text = /[?？]$/u.test(sentence) && next !== undefined ? `${sentence} ${next}` : sentence
+    // what follows a matching sentence in a chat usually completes it (the answer to a question, the detail after a
+    // mention): shown with it while both fit one passage
+    const joined = next === undefined ? sentence : `${sentence} ${next}`
+    const text = next !== undefined && (/[?？]$/u.test(sentence) || utf8Bytes(joined) <= PASSAGE_MAX_BYTES) ? joined : sentence
     const line = fit(text, x.focus, Math.min(PASSAGE_MAX_BYTES, left - 1))
     if (line === "" || utf8Bytes(line) + 1 > left) continue
     out.push(line)

@@ -31,8 +31,11 @@ describe("matching sentences", () => {
   const weights = new Map([["paint", 2], ["tahoe", 3], ["sunset", 2]])
 
   it("show the sentence that holds the query's rare words, never one that matches nothing", () => {
-    expect(bestPassages(text, weights, 1000)).toEqual(["I finally painted the sunset over Lake Tahoe last weekend."])
+    // with the sentence after it, which completes it
+    expect(bestPassages(text, weights, 1000)).toEqual(["I finally painted the sunset over Lake Tahoe last weekend. It took me six hours."])
     expect(bestPassages(text, new Map([["zebra", 5]]), 1000)).toEqual([])
+    // a name in every session ("mel", weight near 0) is no match on its own
+    expect(bestPassages(text, new Map([["mel", 0.02], ["tahoe", 3]]), 1000)).toEqual(["I finally painted the sunset over Lake Tahoe last weekend. It took me six hours."])
   })
 
   it("stay within the byte budget and the sentence cap, whatever the text", () => {
