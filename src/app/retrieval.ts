@@ -4,6 +4,7 @@ import { bestPassages } from "../domain/search/passages.js"
 import { FNV64_OFFSET, fnv1a64, fnv64Hex } from "../domain/text/fnv.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
 import { sessionCodec, sessionStream } from "../domain/sessions/stream.js"
+import { Embedder } from "../ports/Embedder.js"
 import { EpisodeSearch, type SearchDocument } from "../ports/EpisodeSearch.js"
 import { EventStore } from "../ports/EventStore.js"
 import { EpisodeIndex } from "./EpisodeIndex.js"
@@ -111,7 +112,13 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
     yield* syncSearch(episodes)
     const byId = recallableById(episodes)
     const lexical = (yield* search.search(query, CANDIDATES)).filter((m) => byId.has(m.id))
-    const vector = (yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES)).filter((h) => byId.has(h.sessionId))
+    const index = yield* EpisodeIndex
+    // a local embedder sees the same words the lexical index does: it can only re-weigh the lexical candidates, so
+    // only they are scored; an embedder of meaning (http) searches the whole index for what the words missed
+    const lexicalOnly = (yield* Embedder).space.provider !== "http"
+    const vector = (
+      lexicalOnly ? yield* index.similarities(episodes, query, lexical.map((m) => m.id)) : yield* index.search(episodes, query, CANDIDATES)
+    ).filter((h) => byId.has(h.sessionId))
     const fused = new Map<string, { score: number; coverage: number; cosine: number }>()
     const entry = (id: string) => {
       let f = fused.get(id)
