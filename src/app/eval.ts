@@ -1,7 +1,8 @@
-import type { EpisodeSearch } from "../ports/EpisodeSearch.js"
 import { Clock, Context, Effect, Schema } from "effect"
 import type { Conversation, Dataset } from "../domain/eval/dataset.js"
-import { percentile, type QuestionResult, type RecallSummary, scoreQuestion, summariseRecall } from "../domain/eval/metrics.js"
+import { percentile, type QuestionResult, scoreQuestion, summariseRecall } from "../domain/eval/metrics.js"
+import type { EvaluationFigures } from "../domain/eval/report.js"
+import type { EpisodeSearch } from "../ports/EpisodeSearch.js"
 import { evalSessionId, sessionMessages, sessionNumberOf } from "../domain/eval/protocol.js"
 import type { TrustZone } from "../domain/sessions/message.js"
 import type { Embedder } from "../ports/Embedder.js"
@@ -49,18 +50,12 @@ interface Ingested {
   readonly missing: string | undefined
 }
 
-export interface RecallEvaluation {
-  readonly conversations: number
-  readonly sessions: number
-  readonly questions: number
-  readonly ingest: {
-    readonly episodes: number
-    /** Sessions that left no recallable episode, by reason (`3 user turns, fewer than …`, `declined`, …). */
-    readonly withoutEpisode: Readonly<Record<string, number>>
-    readonly msPerSession: { readonly p50: number; readonly p90: number; readonly max: number }
+/** What `evaluateRecall` measured: the report's figures, with the slowest ingest and the total ingest time. */
+export interface RecallEvaluation extends EvaluationFigures {
+  readonly ingest: EvaluationFigures["ingest"] & {
+    readonly msPerSession: EvaluationFigures["ingest"]["msPerSession"] & { readonly max: number }
     readonly totalMs: number
   }
-  readonly recall: RecallSummary
 }
 
 const elapsedMs = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -66,19 +66,22 @@ const executeSession = (sessionId: string, command: (at: string) => SessionComma
  */
 export const recordMessage = Effect.fn("recordMessage")(function* (sessionId: string, message: ChatMessage, zone: TrustZone, buffer?: BufferRole) {
   const config = yield* Settings
-  return yield* executeSession(sessionId, (at) => {
-    const time = DateTime.toParts(DateTime.unsafeMake(at))
-    return {
-      _tag: "RecordMessage",
-      message,
-      taintSources: episodeTaintSources([message], zone),
-      effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
-      bufferLine: buffer !== undefined && config.bufferEnabled ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content) : undefined,
-      bufferCapacity: config.bufferLines,
-      at
-    }
-  })
+  return yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at))
 })
+
+/** The command recording one message: its taint judged now, against the zone, with its Tier 2 line if it gets one. */
+const recordCommand = (config: MemoryConfig, zone: TrustZone, message: ChatMessage, buffer: BufferRole | undefined, at: string): SessionCommand => {
+  const time = DateTime.toParts(DateTime.unsafeMake(at))
+  return {
+    _tag: "RecordMessage",
+    message,
+    taintSources: episodeTaintSources([message], zone),
+    effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
+    bufferLine: buffer !== undefined && config.bufferEnabled ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content) : undefined,
+    bufferCapacity: config.bufferLines,
+    at
+  }
+}
 
 /**
  * Records several messages of a session as one durable batch (an ingest of a recorded transcript): each is judged
@@ -97,22 +100,10 @@ export const recordMessages = Effect.fn("recordMessages")(function* (
     const store = yield* EventStore
     const loaded = yield* store.load(stream, sessionCodec)
     const at = yield* nowIso
-    const time = DateTime.toParts(DateTime.unsafeMake(at))
     let state = loaded.state
     const events: Array<SessionEvent> = []
     for (const { message, buffer } of items) {
-      const decided = yield* decideSession(
-        {
-          _tag: "RecordMessage",
-          message,
-          taintSources: episodeTaintSources([message], zone),
-          effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
-          bufferLine: buffer !== undefined && config.bufferEnabled ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content) : undefined,
-          bufferCapacity: config.bufferLines,
-          at
-        },
-        state
-      )
+      const decided = yield* decideSession(recordCommand(config, zone, message, buffer, at), state)
       state = decided.reduce(sessionCodec.evolve, state)
       events.push(...decided)
     }

@@ -38,6 +38,7 @@ export interface EvaluationFigures {
   readonly questions: number
   readonly ingest: {
     readonly episodes: number
+    /** Sessions that left no recallable episode, by reason (`3 user turns, fewer than …`, `declined`, …). */
     readonly withoutEpisode: Readonly<Record<string, number>>
     readonly msPerSession: { readonly p50: number; readonly p90: number }
   }
