@@ -37,7 +37,7 @@ export const runEvalRecallBench = async (): Promise<string> => {
   const r = evaluation.recall
   const rows = [
     [
-      "tmem recall (default: rp embedder, no model)",
+      "tmem recall (default: local embedder, no model)",
       percent(r.all.hit1),
       percent(r.all.hit3),
       percent(r.all.hit5),
