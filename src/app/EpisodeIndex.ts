@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option, Ref } from "effect"
 import { during } from "../ports/Progress.js"
-import { buildVectorIndex, rowCosine, searchVectorIndex, type VectorIndex } from "../domain/embedding/vector.js"
+import { buildVectorIndex, searchVectorIndex, type VectorIndex } from "../domain/embedding/vector.js"
 import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
 import type { Episode } from "../domain/episodes/store.js"
 import { DerivedFiles } from "../ports/DerivedFiles.js"
@@ -56,8 +56,6 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
   {
     /** The `k` nearest episodes to `query` among `episodes` (the current store), best first; [] when unavailable. */
     readonly search: (episodes: ReadonlyArray<Episode>, query: string, k: number) => Effect.Effect<ReadonlyArray<IndexHit>>
-    /** The cosine of `query` to each of `ids` that the index holds (a few candidates, not a scan of the index). */
-    readonly similarities: (episodes: ReadonlyArray<Episode>, query: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<IndexHit>>
   }
 >() {
   static readonly layer = Layer.effect(
@@ -160,27 +158,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
             .map((m) => ({ sessionId: built.ids[m.index]!, score: m.score }))
         })
 
-      const rowsById = new WeakMap<Built, ReadonlyMap<string, number>>()
-      const similarities = (episodes: ReadonlyArray<Episode>, query: string, ids: ReadonlyArray<string>) =>
-        Effect.gen(function* () {
-          const built = yield* fresh(episodes)
-          if (built === undefined || built.ids.length === 0 || ids.length === 0) return []
-          const q = yield* Effect.option(built.query([query]))
-          if (q._tag === "None") return []
-          let rows = rowsById.get(built)
-          if (rows === undefined) {
-            rows = new Map(built.ids.map((id, i) => [id, i] as const))
-            rowsById.set(built, rows)
-          }
-          const out: Array<IndexHit> = []
-          for (const id of ids) {
-            const row = rows.get(id)
-            if (row !== undefined) out.push({ sessionId: id, score: rowCosine(built.vectors, row, q.value[0]!) })
-          }
-          return out
-        })
-
-      return EpisodeIndex.of({ search, similarities })
+      return EpisodeIndex.of({ search })
     })
   )
 }

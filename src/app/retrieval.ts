@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { Episode } from "../domain/episodes/store.js"
+import { cosine } from "../domain/embedding/index.js"
 import { bestPassages } from "../domain/search/passages.js"
 import { FNV64_OFFSET, fnv1a64, fnv64Hex } from "../domain/text/fnv.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
@@ -75,6 +76,17 @@ const recallableById = (episodes: ReadonlyArray<Episode>): ReadonlyMap<string, E
   return m
 }
 
+/** The cosine of the query to each candidate's summary, in a space fitted on those summaries; none on failure. */
+const candidateCosines = (candidates: ReadonlyArray<Episode>, query: string) =>
+  Effect.gen(function* () {
+    if (candidates.length === 0) return []
+    const texts = candidates.map((e) => e.summary)
+    const vectors = yield* Effect.option((yield* Embedder).embed(texts, [...texts, query]))
+    if (vectors._tag === "None") return []
+    const q = vectors.value[texts.length]!
+    return candidates.map((e, i) => ({ sessionId: e.sessionId, score: cosine(q, vectors.value[i]!) }))
+  })
+
 /** Brings the lexical index in step with the recallable episodes: indexes what is new or changed, drops the rest. */
 export const syncSearch = (episodes: ReadonlyArray<Episode>) =>
   Effect.gen(function* () {
@@ -112,12 +124,12 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
     yield* syncSearch(episodes)
     const byId = recallableById(episodes)
     const lexical = (yield* search.search(query, CANDIDATES)).filter((m) => byId.has(m.id))
-    const index = yield* EpisodeIndex
+    const embedder = yield* Embedder
     // a local embedder sees the same words the lexical index does: it can only re-weigh the lexical candidates, so
-    // only they are scored; an embedder of meaning (http) searches the whole index for what the words missed
-    const lexicalOnly = (yield* Embedder).space.provider !== "http"
+    // it embeds just them (fitted on them: no index to load or rebuild when an episode arrives); an embedder of
+    // meaning (http) searches the whole persisted index for what the words missed
     const vector = (
-      lexicalOnly ? yield* index.similarities(episodes, query, lexical.map((m) => m.id)) : yield* index.search(episodes, query, CANDIDATES)
+      embedder.space.provider === "http" ? yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES) : yield* candidateCosines(lexical.map((m) => byId.get(m.id)!), query)
     ).filter((h) => byId.has(h.sessionId))
     const fused = new Map<string, { score: number; coverage: number; cosine: number }>()
     const entry = (id: string) => {

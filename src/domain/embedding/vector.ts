@@ -138,15 +138,3 @@ export const searchVectorIndex = (index: VectorIndex, query: Vector, k: number):
   return out
 }
 
-/** The cosine of `query` to one row of the index (rows are unit vectors); 0 for a zero query or a wrong size. */
-export const rowCosine = (index: VectorIndex, row: number, query: Vector): number => {
-  if (query.length !== index.dims || row < 0 || row >= index.size) return 0
-  let qn = 0
-  let dot = 0
-  const base = row * index.dims
-  for (let i = 0; i < query.length; i++) {
-    qn += query[i]! * query[i]!
-    dot += query[i]! * index.rows[base + i]!
-  }
-  return qn > 0 ? Math.fround(Math.max(-1, Math.min(1, dot / Math.sqrt(qn)))) : 0
-}

@@ -1,6 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { buildVectorIndex, cosine, rowCosine, searchVectorIndex, topK } from "../../../src/domain/embedding/vector.js"
+import { buildVectorIndex, searchVectorIndex, topK } from "../../../src/domain/embedding/vector.js"
 
 // Small integer-valued components make exact ties and zero vectors common, the cases where orders could differ.
 const vec = (d: number) => fc.array(fc.integer({ min: -3, max: 3 }), { minLength: d, maxLength: d }).map((xs) => Float32Array.from(xs))
@@ -31,24 +31,5 @@ describe("vector index", () => {
     )
     // tied rows at different positions are reached often enough to exercise the rule
     expect(ties).toBeGreaterThan(50)
-  })
-})
-
-describe("rowCosine (a few candidates scored without a scan)", () => {
-  it("agrees with the plain cosine for every row", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 16 }).chain((d) =>
-          fc.tuple(fc.array(fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: d, maxLength: d }), { minLength: 1, maxLength: 20 }), fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: d, maxLength: d }))
-        ),
-        ([rows, query]) => {
-          const vectors = rows.map((r) => Float32Array.from(r))
-          const index = buildVectorIndex(vectors)
-          const q = Float32Array.from(query)
-          vectors.forEach((v, r) => expect(rowCosine(index, r, q)).toBeCloseTo(Math.fround(cosine(q, v)), 5))
-        }
-      ),
-      { numRuns: 300 }
-    )
   })
 })
