@@ -52,6 +52,11 @@ describe("tmem session ingest, episodes, recall", () => {
     expect((await tmem(["--dir", dir, "episodes", "promote", "s-outside"])).stdout).toBe("promoted s-outside: it is recalled from now on\n")
     const recall2 = await tmem(["--dir", dir, "recall", "hosts file staging proxy"])
     expect(recall2.stdout).toContain("• [s-outside] (3 turns): ")
+    // --json names the episodes shown; a promoted episode is quoted from its summary, never its session's words
+    const recall3 = JSON.parse((await tmem(["--dir", dir, "--json", "recall", "hosts file staging proxy"])).stdout)
+    expect(recall3.result.episodes[0]).toMatchObject({ session_id: "s-outside", turns: 3 })
+    expect(recall3.result.episodes[0].passages.length).toBeGreaterThan(0)
+    expect(recall3.result.block).toBe(`\n${recall2.stdout}`)
     const all = JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)
     expect(all.result.map((e: { session_id: string; trust: string }) => [e.session_id, e.trust])).toEqual([
       ["s-outside", "recallable"],

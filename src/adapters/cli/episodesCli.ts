@@ -3,7 +3,7 @@ import { FileSystem } from "@effect/platform"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Path from "node:path"
 import { discardEpisode, findEpisode, listEpisodes, promoteEpisode } from "../../app/episodes.js"
-import { recallContext, searchEpisodes } from "../../app/recall.js"
+import { recallDetailed, searchEpisodes } from "../../app/recall.js"
 import { endSession, recordMessages, resumeSessionEnd, sessionProgress, trimHistory } from "../../app/sessions.js"
 import { type Episode, previewOf } from "../../domain/episodes/store.js"
 import { ChatMessage } from "../../domain/sessions/message.js"
@@ -181,5 +181,13 @@ export const episodes = Command.make("episodes").pipe(
 )
 
 export const recall = Command.make("recall", { query: Args.text({ name: "query" }) }, ({ query }) =>
-  Effect.flatMap(tmem, (g) => report(g, Effect.map(recallContext(query), (block) => ({ text: block === "" ? "(nothing recalled)" : block.replace(/^\n|\n$/g, ""), json: { block } }))))
+  Effect.flatMap(tmem, (g) =>
+    report(
+      g,
+      Effect.map(recallDetailed(query), ({ block, episodes }) => ({
+        text: block === "" ? "(nothing recalled)" : block.replace(/^\n|\n$/g, ""),
+        json: { block, episodes: episodes.map((e) => ({ session_id: e.sessionId, turns: e.turns, preview: e.preview, passages: e.passages ?? [] })) }
+      }))
+    )
+  )
 ).pipe(Command.withDescription("what per-turn recall would inject for this user message"))
