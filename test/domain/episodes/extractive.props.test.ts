@@ -102,10 +102,10 @@ describe("extractiveSummary properties", () => {
 
   it("holds for huge sessions (megabytes of text, run-on turns without any sentence end)", () => {
     const huge = fc
-      .tuple(fc.array(message(tagged(text(60))), { minLength: 1, maxLength: 6 }), fc.integer({ min: 200_000, max: 1_500_000 }), fc.boolean())
+      .tuple(fc.array(message(tagged(text(60))), { minLength: 1, maxLength: 6 }), fc.integer({ min: 600_000, max: 1_500_000 }), fc.boolean())
       .map(([ms, bytes, runOn]) =>
-        // the first message is always spoken and never blank, so every run is megabytes of session the summary reads
-        ms.map((m, i) => (i === 0 ? { ...m, role: "user" as const, content: `Status ${m.content}` } : m)).map((m) => {
+        // every message is spoken and never blank, so every run is megabytes of session the summary reads
+        ms.map((m, i) => ({ ...m, role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `Status ${m.content}` })).map((m) => {
           const unit = runOn ? m.content.replace(/[.!?。！？…]/g, " ") : m.content
           return { ...m, content: unit.repeat(Math.floor(bytes / Math.max(1, utf8Bytes(unit)) / ms.length)) }
         })
