@@ -4,7 +4,7 @@ import { buildVectorIndex, searchVectorIndex, type VectorIndex } from "../domain
 import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
 import type { Episode } from "../domain/episodes/store.js"
 import { DerivedFiles } from "../ports/DerivedFiles.js"
-import { type EmbedFailed, Embedder, fitted } from "../ports/Embedder.js"
+import { type EmbedFailed, Embedder, fitted, isCorpusFitted } from "../ports/Embedder.js"
 import { decodeVectors, encodeVectors } from "../domain/episodes/vectorsFile.js"
 import { EMBED_BACKOFF, EmbedBackoff } from "./embedBackoff.js"
 
@@ -72,7 +72,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
       // Random projections are fitted on the corpus, so a query needs that fit; other embedders are stateless.
       const queryFor = (corpus: ReadonlyArray<string>) =>
-        embedder.space.provider === "rp" || embedder.space.provider === "local" ? fitted(embedder, corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
+        isCorpusFitted(embedder.space) ? fitted(embedder, corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
 
       const rebuild = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>
         Effect.gen(function* () {

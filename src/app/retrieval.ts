@@ -5,7 +5,7 @@ import { bestPassages } from "../domain/search/passages.js"
 import { FNV64_OFFSET, fnv1a64, fnv64Hex } from "../domain/text/fnv.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
 import { sessionCodec, sessionStream } from "../domain/sessions/stream.js"
-import { Embedder } from "../ports/Embedder.js"
+import { Embedder, isCorpusFitted } from "../ports/Embedder.js"
 import { EpisodeSearch, type SearchDocument } from "../ports/EpisodeSearch.js"
 import { EventStore } from "../ports/EventStore.js"
 import { EpisodeIndex } from "./EpisodeIndex.js"
@@ -129,7 +129,7 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
     // it embeds just them (fitted on them: no index to load or rebuild when an episode arrives); an embedder of
     // meaning (http) searches the whole persisted index for what the words missed
     const vector = (
-      embedder.space.provider === "http" ? yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES) : yield* candidateCosines(lexical.map((m) => byId.get(m.id)!), query)
+      isCorpusFitted(embedder.space) ? yield* candidateCosines(lexical.map((m) => byId.get(m.id)!), query) : yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES)
     ).filter((h) => byId.has(h.sessionId))
     const fused = new Map<string, { score: number; coverage: number; cosine: number }>()
     const entry = (id: string) => {

@@ -8,6 +8,13 @@ export interface EmbeddingSpace {
   readonly dims: number
 }
 
+/**
+ * Whether vectors of this space are fitted on the corpus of each call (the local spaces, `local` and `rp`): they see
+ * the words of their corpus and nothing else, so a query needs the corpus's fit and can only re-weigh what shares
+ * its words. Stateless spaces (an embeddings API) carry meaning of their own.
+ */
+export const isCorpusFitted = (space: EmbeddingSpace): boolean => space.provider === "local" || space.provider === "rp"
+
 export class EmbedFailed extends Schema.TaggedError<EmbedFailed>()("EmbedFailed", { text: Schema.String }) {
   override get message() {
     return this.text
