@@ -1,21 +1,8 @@
 import { Effect, Layer } from "effect"
 import { embedRows, fitTokenStreams, rowIndices, rpDims, rpFingerprint, type RpModel, tokenStream } from "../../domain/embedding/index.js"
 import { Embedder } from "../../ports/Embedder.js"
+import { bounded, CACHE_LIMIT, sameTexts } from "./caches.js"
 
-/** Entries kept per cache before it is emptied and refilled (the spec's HTTP cache policy: no LRU). */
-const CACHE_LIMIT = 4096
-
-const bounded = <K, V>() => {
-  const map = new Map<K, V>()
-  return (key: K, compute: () => V): V => {
-    const hit = map.get(key)
-    if (hit !== undefined) return hit
-    if (map.size >= CACHE_LIMIT) map.clear()
-    const value = compute()
-    map.set(key, value)
-    return value
-  }
-}
 
 /** A compact exact key for a row sequence: one UTF-16 code unit per row while rows fit, else decimal. */
 const sequenceKey = (indices: Int32Array): string => {
@@ -47,7 +34,7 @@ export const make = (dims = 256) => {
   // the earlier corpus carry over; any other text's (a query's tokens may have joined the vocabulary) do not.
   let last: { readonly corpus: ReadonlyArray<string>; readonly model: RpModel; readonly byText: Map<string, Float32Array> } | undefined
   const fitOf = (corpus: ReadonlyArray<string>) => {
-    if (last !== undefined && last.corpus.length === corpus.length && last.corpus.every((t, i) => t === corpus[i])) return last
+    if (last !== undefined && sameTexts(last.corpus, corpus)) return last
     const byText = new Map<string, Float32Array>()
     if (last !== undefined && last.corpus.length < corpus.length && last.corpus.every((t, i) => t === corpus[i]))
       for (const t of last.corpus) {

@@ -2,9 +2,7 @@ import { Effect, Layer } from "effect"
 import { embedWeighted, fitWeighted, weightedFingerprint, weightedTerms } from "../../domain/embedding/weighted.js"
 import { rpDims } from "../../domain/embedding/randomProjections.js"
 import { Embedder } from "../../ports/Embedder.js"
-
-/** Entries kept per cache before it is emptied and refilled. */
-const CACHE_LIMIT = 4096
+import { bounded, sameTexts } from "./caches.js"
 
 /**
  * The local default embedder (`local`, space `rp-idf/<D>`): corpus-fitted, rare terms weigh most, stop words and
@@ -13,31 +11,15 @@ const CACHE_LIMIT = 4096
  */
 export const make = (dims = 256) => {
   const d = rpDims(dims)
-  const terms = new Map<string, ReadonlyArray<string>>()
-  const termsOf = (t: string) => {
-    let ts = terms.get(t)
-    if (ts === undefined) {
-      if (terms.size >= CACHE_LIMIT) terms.clear()
-      ts = weightedTerms(t)
-      terms.set(t, ts)
-    }
-    return ts
-  }
+  const terms = bounded<string, ReadonlyArray<string>>()
+  const termsOf = (t: string) => terms(t, () => weightedTerms(t))
   let last: { readonly corpus: ReadonlyArray<string>; readonly embed: (t: string) => Float32Array } | undefined
   const fitOf = (corpus: ReadonlyArray<string>) => {
-    if (last !== undefined && last.corpus.length === corpus.length && last.corpus.every((t, i) => t === corpus[i])) return last.embed
+    if (last !== undefined && sameTexts(last.corpus, corpus)) return last.embed
     const model = fitWeighted(corpus.map(termsOf), d)
-    const vectors = new Map<string, Float32Array>()
-    const embed = (t: string) => {
-      let v = vectors.get(t)
-      if (v === undefined) {
-        if (vectors.size >= CACHE_LIMIT) vectors.clear()
-        v = embedWeighted(model, termsOf(t))
-        vectors.set(t, v)
-      }
-      // callers get their own copy: a cached vector must never be written through
-      return v.slice()
-    }
+    const vectors = bounded<string, Float32Array>()
+    // callers get their own copy: a cached vector must never be written through
+    const embed = (t: string) => vectors(t, () => embedWeighted(model, termsOf(t))).slice()
     last = { corpus: [...corpus], embed }
     return embed
   }
