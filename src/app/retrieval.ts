@@ -33,17 +33,35 @@ export const VECTOR_FLOOR = 0.6
 const encoder = new TextEncoder()
 const hashOf = (s: string) => fnv64Hex(fnv1a64(FNV64_OFFSET, encoder.encode(s)))
 
+// An ended session's words never change, and recall quotes the same few sessions turn after turn: kept per store
+// (the memory they belong to), so a recall does not decode each shown session's journal again.
+const ENDED_TEXTS_KEPT = 256
+const endedTexts = new WeakMap<object, Map<string, string>>()
+
 /** A trusted session's own words, as the agent and the user wrote them (no system prompt, no tool output). */
 const sessionText = (sessionId: string) =>
   Effect.gen(function* () {
     const stream = sessionStream(sessionId)
     if (stream === undefined) return ""
-    const loaded = yield* Effect.option((yield* EventStore).load(stream, sessionCodec))
+    const store = yield* EventStore
+    let kept = endedTexts.get(store)
+    if (kept === undefined) {
+      kept = new Map()
+      endedTexts.set(store, kept)
+    }
+    const known = kept.get(sessionId)
+    if (known !== undefined) return known
+    const loaded = yield* Effect.option(store.load(stream, sessionCodec))
     if (loaded._tag === "None") return ""
-    return loaded.value.state.messages
+    const text = loaded.value.state.messages
       .filter((m) => m.role === "user" || m.role === "assistant")
       .map((m) => m.content)
       .join("\n")
+    if (loaded.value.state.ended) {
+      if (kept.size >= ENDED_TEXTS_KEPT) kept.clear()
+      kept.set(sessionId, text)
+    }
+    return text
   })
 
 /** Whether recall may read the session behind an episode: trusted at the source, not merely approved later. */
