@@ -14,6 +14,8 @@ import { extractiveSummary } from "../src/domain/episodes/extractive.js"
 import { capSummary, indexPreview, SUMMARY_CAP_BYTES } from "../src/domain/episodes/summary.js"
 import type { ChatMessage } from "../src/domain/sessions/message.js"
 import { plural, trimSpace, truncateBytes, utf8Bytes } from "../src/domain/text/utf8.js"
+import { bm25 } from "./bm25.js"
+import { normalise } from "../src/domain/eval/metrics.js"
 import { median, nowMs, table } from "./stats.js"
 
 interface Turn { readonly speaker: string; readonly text: string }
@@ -48,40 +50,6 @@ const oldSummary = (messages: ReadonlyArray<ChatMessage>): string => {
   return out.join(" ")
 }
 
-// --- BM25, a few lines: enough to compare what each text form lets a lexical index find -------------------------
-const tokens = (s: string): Array<string> => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-const bm25 = (docs: ReadonlyArray<string>) => {
-  const k1 = 1.2
-  const b = 0.75
-  const tfs = docs.map((d) => {
-    const tf = new Map<string, number>()
-    for (const t of tokens(d)) tf.set(t, (tf.get(t) ?? 0) + 1)
-    return tf
-  })
-  const lens = docs.map((d) => tokens(d).length)
-  const avg = lens.reduce((a, x) => a + x, 0) / Math.max(1, lens.length)
-  const df = new Map<string, number>()
-  for (const tf of tfs) for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1)
-  const n = docs.length
-  return (query: string): Array<number> => {
-    const q = [...new Set(tokens(query))]
-    const scores = tfs.map((tf, i) => {
-      let s = 0
-      for (const t of q) {
-        const f = tf.get(t)
-        if (f === undefined) continue
-        const d = df.get(t)!
-        const idf = Math.log(1 + (n - d + 0.5) / (d + 0.5))
-        s += (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * lens[i]!) / Math.max(1, avg)))
-      }
-      return s
-    })
-    // ties keep session order, so equal scores do not favour an evidence session by accident of sorting
-    return scores.map((s, i) => [s, i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]).map(([, i]) => i)
-  }
-}
-
-const normalise = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
 
 interface Variant { readonly name: string; readonly text: (c: Conversation, s: Session) => string; readonly isSummary: boolean }
 const variants: ReadonlyArray<Variant> = [
@@ -105,10 +73,11 @@ for (const v of variants) {
     const texts = c.sessions.map((s) => v.text(c, s))
     ms += nowMs() - t0
     sizes.push(...texts.map(utf8Bytes))
-    const rank = bm25(texts)
+    // the same plain BM25 the eval bench compares recall with (bench/bm25.ts)
+    const index = bm25(texts)
     for (const q of c.questions) {
       const evidence = new Set(q.sessions.map((n) => c.sessions.findIndex((s) => s.n === n)))
-      const order = rank(q.q)
+      const order = index.search(q.q, 5)
       questions++
       ;[1, 3, 5].forEach((k, j) => {
         if (order.slice(0, k).some((i) => evidence.has(i))) hits[j]!++
