@@ -45,6 +45,12 @@ import {
   type Target
 } from "./schema.js"
 
+/**
+ * The per-edit events are built from fields this decider has just checked, and the store encodes every batch through
+ * the event schema before writing it: validating them a second time here cost an add more than its decision.
+ */
+const CHECKED = { disableValidation: true } as const
+
 /** The settings a fact file's decisions depend on (resolved config). */
 export interface FactPolicy {
   readonly enabled: boolean
@@ -103,7 +109,16 @@ const selectForChange = (entries: ReadonlyArray<string>, oldText: string, expect
     return expectedEntry !== undefined && expectedEntry !== previous ? Either.left(new EntryChanged()) : Either.right({ index, previous })
   })
 
+// An add decides twice on one text (before and after the merge probe): the scan, the costlier part, runs once.
+let lastValidated: { readonly text: string; readonly result: Either.Either<string, InvalidContent | ContentRejected> } | undefined
 const validate = (text: string): Either.Either<string, InvalidContent | ContentRejected> => {
+  if (lastValidated?.text === text) return lastValidated.result
+  const result = validateNow(text)
+  lastValidated = { text, result }
+  return result
+}
+
+const validateNow = (text: string): Either.Either<string, InvalidContent | ContentRejected> => {
   const problem = entryProblem(text)
   if (problem !== undefined) return Either.left(new InvalidContent({ reason: problem }))
   const finding = scanForWrite(text)
@@ -358,7 +373,7 @@ export const decideFact =
         const grown = usedBytes(state.entries) + (state.entries.length > 0 ? SEPARATOR_BYTES : 0) + utf8Bytes(content)
         if (grown > cap) return Either.left(addCapError(command.target, cap, state.entries, content))
         const keptApart = merged?.keptApart
-        return Either.right([FactAdded.make({ target: command.target, content, at: command.at, ...(keptApart === undefined ? {} : { keptApart }) })])
+        return Either.right([FactAdded.make({ target: command.target, content, at: command.at, ...(keptApart === undefined ? {} : { keptApart }) }, CHECKED)])
       }
       case "ReplaceFact": {
         const content = trimSpace(command.content)
@@ -373,7 +388,7 @@ export const decideFact =
         const total = usedAfterReplace(state.entries, index, content)
         if (total > cap) return Either.left(replaceCapError(command.target, cap, state.entries, total))
         return Either.right([
-          FactReplaced.make({ target: command.target, index, previous, content, selector: oldText, at: command.at })
+          FactReplaced.make({ target: command.target, index, previous, content, selector: oldText, at: command.at }, CHECKED)
         ])
       }
       case "RemoveFact": {
@@ -383,7 +398,7 @@ export const decideFact =
         if (Either.isLeft(selected)) return Either.left(selected.left)
         const { index, previous } = selected.right
         return Either.right([
-          FactRemoved.make({ target: command.target, index, previous, selector: oldText, at: command.at })
+          FactRemoved.make({ target: command.target, index, previous, selector: oldText, at: command.at }, CHECKED)
         ])
       }
       case "RewriteFacts": {

@@ -9,6 +9,7 @@
  * decides whether they may be one entry at all.
  */
 import { FUNCTION_WORDS, type Language, LANGUAGES, NEGATIONS } from "./functionWords.js"
+import { bounded } from "../kernel/memo.js"
 
 export type TokenKind = "url" | "path" | "version" | "number" | "identifier" | "name" | "word"
 
@@ -106,7 +107,7 @@ const tokenKey = (kind: TokenKind, core: string): string => {
   return keyOf(core)
 }
 
-const scan = (text: string): Scan => {
+const scanText = (text: string): Scan => {
   const parts: Array<Part> = []
   const counts = LANGUAGES.map(() => 0)
   let sentenceStart = true
@@ -122,6 +123,10 @@ const scan = (text: string): Scan => {
   }
   return { parts, counts }
 }
+
+// A fact file's entries are read again by every add's merge gate: each is scanned once.
+const scans = bounded<string, Scan>()
+const scan = (text: string): Scan => scans(text, () => scanText(text))
 
 const scanWord = (word: string, sentenceStart: boolean, out: Array<Part>, counts: Array<number>): void => {
   let stem = word
