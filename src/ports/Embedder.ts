@@ -40,6 +40,12 @@ export class Embedder extends Context.Tag("tmem/Embedder")<
     readonly fit?: (
       corpus: ReadonlyArray<string>
     ) => Effect.Effect<(texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>, EmbedFailed>
+    /**
+     * The cosine of `query` to each corpus text, computed in the space directly rather than through vectors: exact
+     * where the vectors are an estimate (the local spaces project onto D random rows), and far cheaper for one query
+     * against a small corpus (the merge probe of every add). Optional: without it, callers compare `embed` vectors.
+     */
+    readonly similarities?: (corpus: ReadonlyArray<string>, query: string) => Effect.Effect<ReadonlyArray<number>, EmbedFailed>
   }
 >() {}
 

@@ -1,6 +1,9 @@
 import { Effect, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import * as RpEmbedder from "../../src/adapters/rp/RpEmbedder.js"
+import * as WeightedEmbedder from "../../src/adapters/rp/WeightedEmbedder.js"
+import { CACHE_LIMIT } from "../../src/domain/kernel/memo.js"
+import { countTerms, weightedSimilarities, weightedTerms } from "../../src/domain/embedding/weighted.js"
 import { embedRp, fitRandomProjections } from "../../src/domain/embedding/index.js"
 import { WORDS } from "../domain/facts/arbitraries.js"
 
@@ -59,5 +62,25 @@ describe("RP embedder adapter", () => {
     const [b] = Effect.runSync(embedder.embed(["uses postgres daily"], ["uses postgres daily"]))
     expect(Array.from(b!)).not.toContain(9)
     expect(embedder.space).toEqual({ id: "rp/64", provider: "rp", model: "", dims: 64 })
+  })
+})
+
+describe("weighted (local) embedder adapter: exact similarities", () => {
+  const fresh = (corpus: ReadonlyArray<string>, query: string) => {
+    const ids = new Map<string, number>()
+    const idOf = (t: string) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1)
+    return weightedSimilarities(corpus.map((t) => countTerms(weightedTerms(t), idOf)), countTerms(weightedTerms(query), idOf))
+  }
+
+  it("one long-lived instance gives what a fresh computation gives, across more texts than its caches hold", () => {
+    const embedder = WeightedEmbedder.make(256)
+    // distinct texts past CACHE_LIMIT, so the term numbering and the counts are dropped and rebuilt on the way
+    const texts = Array.from({ length: CACHE_LIMIT + 200 }, (_, i) => `${WORDS[i % WORDS.length]} host-${i} ${WORDS[(i * 7) % WORDS.length]} port ${i % 97}`)
+    for (let i = 8; i < texts.length; i += 1 + (i % 5)) {
+      const corpus = texts.slice(i - 8, i)
+      expect(Effect.runSync(embedder.similarities!(corpus, texts[i]!))).toEqual(fresh(corpus, texts[i]!))
+    }
+    const corpus = texts.slice(0, 8)
+    expect(Effect.runSync(embedder.similarities!(corpus, texts[3]!))).toEqual(fresh(corpus, texts[3]!))
   })
 })

@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
-import { embedWeighted, fitWeighted, weightedFingerprint, weightedTerms } from "../../domain/embedding/weighted.js"
+import { countTerms, embedWeighted, fitWeighted, type TermCounts, weightedFingerprint, weightedSimilarities, weightedTerms } from "../../domain/embedding/weighted.js"
 import { rpDims } from "../../domain/embedding/randomProjections.js"
 import { Embedder } from "../../ports/Embedder.js"
-import { bounded, sameTexts } from "./caches.js"
+import { bounded, CACHE_LIMIT, sameTexts } from "./caches.js"
 
 /**
  * The local default embedder (`local`, space `rp-idf/<D>`): corpus-fitted, rare terms weigh most, stop words and
@@ -13,6 +13,29 @@ export const make = (dims = 256) => {
   const d = rpDims(dims)
   const terms = bounded<string, ReadonlyArray<string>>()
   const termsOf = (t: string) => terms(t, () => weightedTerms(t))
+  // Term ids for the exact similarities, and each text's counts under them. The two are emptied together, so ids
+  // of one numbering are never compared with another's.
+  let ids = new Map<string, number>()
+  let counts = new Map<string, TermCounts>()
+  const idOf = (term: string) => {
+    let id = ids.get(term)
+    if (id === undefined) ids.set(term, (id = ids.size))
+    return id
+  }
+  const countsOf = (t: string) => {
+    const known = counts.get(t)
+    if (known !== undefined) return known
+    const c = countTerms(termsOf(t), idOf)
+    counts.set(t, c)
+    return c
+  }
+  const similarities = (corpus: ReadonlyArray<string>, query: string) => {
+    if (ids.size >= 16 * CACHE_LIMIT || counts.size >= CACHE_LIMIT) {
+      ids = new Map()
+      counts = new Map()
+    }
+    return weightedSimilarities(corpus.map(countsOf), countsOf(query))
+  }
   let last: { readonly corpus: ReadonlyArray<string>; readonly embed: (t: string) => Float32Array } | undefined
   const fitOf = (corpus: ReadonlyArray<string>) => {
     if (last !== undefined && sameTexts(last.corpus, corpus)) return last.embed
@@ -30,7 +53,8 @@ export const make = (dims = 256) => {
       Effect.sync(() => {
         const embed = fitOf(corpus)
         return (texts: ReadonlyArray<string>) => Effect.sync(() => texts.map(embed))
-      })
+      }),
+    similarities: (corpus, query) => Effect.sync(() => similarities(corpus, query))
   })
 }
 

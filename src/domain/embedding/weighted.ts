@@ -53,3 +53,56 @@ export const embedWeighted = (model: WeightedModel, terms: ReadonlyArray<string>
 
 /** The terms the weighted space reads a text by (the lexical index's own). */
 export const weightedTerms = (text: string): Array<string> => searchTerms(text)
+
+/**
+ * A text's distinct terms as small integer ids (any one-to-one numbering of terms shared by the texts compared, such as
+ * an intern table's) with their sub-linear term frequencies (1 + ln count), as `embedWeighted` weighs them.
+ */
+export interface TermCounts {
+  readonly ids: Int32Array
+  readonly tf: Float64Array
+}
+
+export const countTerms = (terms: ReadonlyArray<string>, idOf: (term: string) => number): TermCounts => {
+  const counts = new Map<number, number>()
+  for (const t of terms) {
+    const id = idOf(t)
+    counts.set(id, (counts.get(id) ?? 0) + 1)
+  }
+  return { ids: Int32Array.from(counts.keys()), tf: Float64Array.from(counts.values(), (c) => 1 + Math.log(c)) }
+}
+
+/**
+ * The cosine of `query` to each corpus text in the weighted space itself, before the projection: the value the
+ * projected vectors estimate (the projection adds noise of about 1/√D to each cosine), for a cost proportional to the
+ * texts' terms instead of to D. Weights as `fitWeighted` + `embedWeighted`: the corpus's smoothed IDF, a sub-linear
+ * term frequency, and a query term the corpus lacks counting for nothing. A text with no weighted term is 0 to all.
+ */
+export const weightedSimilarities = (corpus: ReadonlyArray<TermCounts>, query: TermCounts): Array<number> => {
+  let top = 0
+  for (const text of [...corpus, query]) for (const id of text.ids) top = Math.max(top, id)
+  // indexed by term id: document frequency, then the query's weight
+  const df = new Float64Array(top + 1)
+  for (const text of corpus) for (const id of text.ids) df[id]!++
+  const n = corpus.length
+  const idf = (id: number) => Math.log(1 + n / df[id]!)
+  const weights = new Float64Array(top + 1)
+  let queryNorm = 0
+  query.ids.forEach((id, i) => {
+    if (df[id] === 0) return
+    const q = query.tf[i]! * idf(id)
+    weights[id] = q
+    queryNorm += q * q
+  })
+  return corpus.map((text) => {
+    let dot = 0
+    let norm = 0
+    for (let i = 0; i < text.ids.length; i++) {
+      const id = text.ids[i]!
+      const w = text.tf[i]! * idf(id)
+      norm += w * w
+      dot += w * weights[id]!
+    }
+    return dot === 0 ? 0 : dot / Math.sqrt(norm * queryNorm)
+  })
+}
