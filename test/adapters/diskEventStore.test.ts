@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, Logger, LogLevel } from "effect"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { FactAdded, type FactEvent } from "../../src/domain/facts/schema.js"
@@ -265,6 +266,58 @@ describe("DiskEventStore", () => {
             const appended = yield* Effect.either(mine.append("facts/user", codec, 2, [added("three")], at))
             expect(Either.isLeft(appended) ? appended.left.message : "").toMatch(/line 2 is damaged/)
             expect(fs.readFileSync(jp).equals(before)).toBe(true)
+          })
+        )
+      })
+    )
+
+    // `touch -r` puts timestamps back to the nanosecond (utimensat): size, inode and mtime then match what the store
+    // wrote, and only the change time tells the files apart
+    const exactTimes = (file: string, f: () => void) => {
+      const ref = `${file}.times`
+      execFileSync("touch", ["-r", file, ref])
+      const before = fs.lstatSync(file, { bigint: true })
+      f()
+      execFileSync("touch", ["-r", ref, file])
+      fs.rmSync(ref)
+      const after = fs.lstatSync(file, { bigint: true })
+      expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs])
+    }
+
+    it.scopedLive("sees a same-size hand edit of the file it wrote, with its timestamps put back to the nanosecond", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const file = path.join(dir, "user.md")
+        yield* withStore(
+          dir,
+          (mine) =>
+            Effect.gen(function* () {
+              yield* mine.append("facts/user", codec, 0, [added("one"), added("two")], at)
+              yield* mine.load("facts/user", codec)
+              exactTimes(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
+              const loaded = yield* mine.load("facts/user", codec)
+              expect([loaded.version, loaded.state.entries]).toEqual([3, ["one", "twO"]])
+              const next = yield* mine.append("facts/user", codec, 3, [added("three")], at)
+              expect(next.state.entries).toEqual(["one", "twO", "three"])
+            }),
+          diskLayer(dir, { settleMs: 0 })
+        )
+        expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwO\n§\nthree")
+      })
+    )
+
+    it.scopedLive("sees a same-size change to the journal it wrote, with its timestamps put back to the nanosecond", () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const jp = path.join(dir, "journal/facts/user.jsonl")
+        yield* withStore(dir, (mine) =>
+          Effect.gen(function* () {
+            yield* mine.append("facts/user", codec, 0, [added("one")], at)
+            yield* mine.append("facts/user", codec, 1, [added("two")], at)
+            yield* mine.load("facts/user", codec)
+            exactTimes(jp, () => fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"')))
+            const loaded = yield* Effect.either(mine.load("facts/user", codec))
+            expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(/line 2 is damaged \(its checksum does not match its bytes\)/)
           })
         )
       })

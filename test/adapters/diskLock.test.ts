@@ -46,6 +46,22 @@ describe("the kernel lock (lock.ts)", () => {
     })
   )
 
+  it.scopedLive("takeNow (a write's first try) takes a free lock at once and gives up at once on a held or unusable one", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = path.join(dir, "x.lock")
+      const held = Lock.takeNow(file)
+      expect(held).toBeDefined()
+      expect(Lock.takeNow(file)).toBeUndefined()
+      Lock.release(held!)
+      const again = Lock.takeNow(file)
+      expect(again).toBeDefined()
+      Lock.release(again!)
+      // no directory to create the lock file in: not an error here, the waiting path says what is wrong
+      expect(Lock.takeNow(path.join(dir, "missing", "x.lock"))).toBeUndefined()
+    })
+  )
+
   it("behaves like one lock under any sequence of takes, releases and unrelated opens (model-based)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-lockmodel-"))
     const file = path.join(dir, "x.lock")

@@ -350,7 +350,7 @@ export const make = (options: DiskOptions) =>
      * fail (its file deleted by hand, a file system whose locks do nothing), the last line is re-read through the very
      * descriptor the line is appended with, just before writing, so the journal never gets two batches with one version.
      */
-    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Files.Pending & { readonly fresh: boolean } =>
+    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Journaled =>
       io(stream, jp, "append to", () => {
         const fd = fs.openSync(jp, "a+", 0o600)
         try {
@@ -365,12 +365,15 @@ export const make = (options: DiskOptions) =>
           }
           Files.writeAll(fd, bytes)
           // an empty journal (new, as a rule) needs its directory entry made durable too
-          return { fd, path: jp, fresh: tail.size === 0 }
+          return { fd, path: jp, fresh: tail.size === 0, stamp: Files.stampOfFd(fd) }
         } catch (e) {
           fs.closeSync(fd)
           throw e
         }
       })
+
+    /** A batch's line appended to its journal, not yet durable; `stamp` is the journal's right after the write. */
+    type Journaled = Files.Pending & { readonly fresh: boolean; readonly stamp: Files.Stamp }
 
     /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
     interface Staged<S, E> {
@@ -397,7 +400,7 @@ export const make = (options: DiskOptions) =>
           : { version, at, events: encoded.right as ReadonlyArray<unknown>, projectionHash: sha256(rendered) }
       const jp = journalPath(stream)
       const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
-      let journal: Files.Pending & { readonly fresh: boolean }
+      let journal: Journaled
       try {
         options.beforeJournalAppend?.(stream)
         if (target !== undefined) unmoved(stream, target)
@@ -409,29 +412,32 @@ export const make = (options: DiskOptions) =>
         }
         throw e
       }
-      const finish = Effect.gen(function* () {
-        // One promise for both flushes: they run side by side in the thread pool.
-        const [t, j] = yield* Effect.promise(() =>
-          Promise.allSettled([temp === undefined ? Promise.resolve() : Files.syncAndClose(temp), Files.syncAndClose(journal)])
-        )
-        // The journal decides: if its line is not durable the write failed; if only the projection failed, the
-        // next load sees a projection one batch behind and repairs it.
-        if (j.status === "rejected") {
-          if (temp !== undefined) fs.rmSync(temp.path, { force: true })
-          return yield* Effect.fail(storeError(stream, shown(jp), "sync", j.reason))
-        }
-        const warning = yield* attempt(() => {
-          if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
-          if (temp === undefined || target === undefined) return undefined
-          if (t.status === "rejected") {
-            fs.rmSync(temp.path, { force: true })
-            return undefined
+      written.delete(stream)
+      // One promise for both flushes: they run side by side in the thread pool.
+      const finish = Effect.flatMap(
+        Effect.promise(() => Promise.allSettled([temp === undefined ? Promise.resolve() : Files.syncAndClose(temp), Files.syncAndClose(journal)])),
+        ([t, j]) => {
+          // The journal decides: if its line is not durable the write failed; if only the projection failed, the
+          // next load sees a projection one batch behind and repairs it.
+          if (j!.status === "rejected") {
+            if (temp !== undefined) fs.rmSync(temp.path, { force: true })
+            return Effect.fail(storeError(stream, shown(jp), "sync", j!.reason))
           }
-          options.beforeProjectionRename?.(stream)
-          return placeProjection(stream, temp.path, target, version)
-        })
-        if (warning !== undefined) yield* Effect.logWarning(warning)
-      })
+          const placed = attempt(() => {
+            if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
+            if (temp === undefined || target === undefined) return undefined
+            if (t!.status === "rejected") {
+              fs.rmSync(temp.path, { force: true })
+              return undefined
+            }
+            options.beforeProjectionRename?.(stream)
+            const outcome = placeProjection(stream, temp.path, target, version)
+            if (outcome === true) rememberWrite(stream, target, rendered!, journal.stamp, state, version)
+            return outcome === true ? undefined : outcome
+          })
+          return Effect.flatMap(placed, (warning) => (warning === undefined ? Effect.void : Effect.logWarning(warning)))
+        }
+      )
       return { result: { state, batch: { version, at, events } }, finish }
     }
 
@@ -481,7 +487,7 @@ export const make = (options: DiskOptions) =>
         return temps
       }
       const temps = writeTemps(first ?? [])
-      let journal: Files.Pending & { readonly fresh: boolean }
+      let journal: Journaled
       try {
         options.beforeJournalAppend?.(stream)
         journal = appendBatch(stream, jp, version - events.length, encodeKnownLine(line))
@@ -548,6 +554,35 @@ export const make = (options: DiskOptions) =>
         (s) => Effect.as(s.finish, s.result)
       )
 
+    // What this store last wrote to each single-file projection and its journal, by the stamps of the two files it
+    // left: while both names still show exactly those stamps, the state is known without reading either. A person's
+    // save, another writer's append or a repair moves a stamp (its change time at least), and the files are read again.
+    const written = new Map<string, { readonly journal: Files.Stamp; readonly projection: Files.Stamp; readonly state: unknown; readonly version: number }>()
+    const rememberWrite = (stream: string, target: string, rendered: Uint8Array, journal: Files.Stamp, state: unknown, version: number) => {
+      // read back through the name: what it shows now is the projection only if it holds the bytes just written
+      const projection = Files.stampIfHolds(target, rendered)
+      if (projection !== undefined) written.set(stream, { journal, projection, state, version })
+    }
+    const unchangedSinceWrite = <S>(stream: string, target: string): { readonly state: S; readonly version: number; readonly projection: Files.Identity } | undefined => {
+      const w = written.get(stream)
+      if (w === undefined) return undefined
+      const jp = journalPath(stream)
+      if (Files.sameStamp(io(stream, jp, "read", () => Files.stamp(jp)), w.journal) && Files.sameStamp(io(stream, target, "read", () => Files.stamp(target)), w.projection))
+        return w as { readonly state: S; readonly version: number; readonly projection: Files.Identity }
+      written.delete(stream)
+      return undefined
+    }
+
+    /** The state of a single-file projected stream when both its files are still the ones this store wrote last. */
+    const knownState = <S, E>(stream: string, codec: StreamCodec<S, E>): { readonly state: S; readonly version: number } | undefined => {
+      const target = projectionPath(stream)
+      if (codec.files !== undefined || codec.text === undefined || target === undefined) return undefined
+      const w = unchangedSinceWrite<S>(stream, target)
+      if (w === undefined) return undefined
+      seen.set(stream, w.projection)
+      return { state: w.state, version: w.version }
+    }
+
     // The projection file each stream's last reconcile saw (undefined: none), under the lock: a write goes ahead
     // only while the file is still that one, so a person's save is never overwritten unseen.
     const seen = new Map<string, Files.Identity | undefined>()
@@ -561,7 +596,7 @@ export const make = (options: DiskOptions) =>
      * Renames a new projection into place unless a person saved the file since the load (between the durable
      * journal append and now): their file then stays where it is and the next load records it as an edit.
      */
-    const placeProjection = (stream: string, temp: string, target: string, version: number): string | undefined => {
+    const placeProjection = (stream: string, temp: string, target: string, version: number): true | string | undefined => {
       const known = seen.has(stream)
       const expected = seen.get(stream)
       seen.delete(stream)
@@ -577,7 +612,7 @@ export const make = (options: DiskOptions) =>
         fs.rmSync(temp, { force: true })
         return undefined
       }
-      if (r.done) return undefined
+      if (r.done) return true
       return r.keptAside === undefined
         ? `memory: ${rel(target)} was saved by another program while tmem wrote it; the save is left in place and will be recorded as an edit on the next load`
         : `memory: ${rel(target)} was saved twice by another program while tmem wrote it; the earlier save is kept as ${rel(r.keptAside)}`
@@ -617,8 +652,13 @@ export const make = (options: DiskOptions) =>
 
     const withLock = <A, Err>(stream: string, effect: Effect.Effect<A, Err>): Effect.Effect<A, Err | StoreError> => {
       const jp = journalPath(stream)
+      const release = (fd: number) => Effect.sync(() => Lock.release(fd))
       return mutexFor(jp).withPermits(1)(
-        Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, (fd) => Effect.sync(() => Lock.release(fd)))
+        Effect.suspend(() => {
+          // the common case, in one step: a journal directory this store knows and a lock no other process holds
+          const fd = journalDirs.has(path.dirname(jp)) ? Lock.takeNow(`${jp}.lock`) : undefined
+          return fd !== undefined ? Effect.ensuring(effect, release(fd)) : Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, release)
+        })
       )
     }
 
@@ -816,6 +856,9 @@ export const make = (options: DiskOptions) =>
         const warnings: Array<string> = []
         const outcome = yield* attempt((): Reconciled<S, E> => {
           sweepLeftovers(stream, codec)
+          const known = knownState<S, E>(stream, codec)
+          if (known !== undefined) return { ...known, recorded: [] }
+          const target = projectionPath(stream)
           let tail = readTail(stream, jp)
           const torn = tail.complete < tail.size
           if (torn) {
@@ -823,7 +866,6 @@ export const make = (options: DiskOptions) =>
             tail = readTail(stream, jp)
           }
           if (codec.files !== undefined) return reconcileFiles(stream, codec, tail, at, warnings, torn)
-          const target = projectionPath(stream)
           if (target === undefined || codec.text === undefined) return { ...foldAll(stream, codec), recorded: [] }
           try {
             return reconcileText(stream, codec, target, tail, at, warnings)
@@ -848,7 +890,13 @@ export const make = (options: DiskOptions) =>
      * bounded, since it must not decide against a file that is about to change; then it fails with a retryable
      * error, having written nothing.
      */
-    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean) =>
+    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean): Effect.Effect<Loaded<S, E>, StoreError> =>
+      Effect.suspend(() => {
+        const known = swept.has(stream) ? knownState<S, E>(stream, codec) : undefined
+        return known !== undefined ? Effect.succeed({ ...known, recorded: [] }) : reconcileLoop(stream, codec, at, forWrite)
+      })
+
+    const reconcileLoop = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean) =>
       Effect.gen(function* () {
         const deadline = Date.now() + (forWrite ? settleWaitMs : Math.min(settleWaitMs, 2 * settleMs))
         for (;;) {
@@ -948,6 +996,9 @@ export const make = (options: DiskOptions) =>
           known.journal === `${j.size}:${j.mtimeMs}` && known.manifest === `${m.size}:${m.mtimeMs}` && hit.size === j.size && hit.mtimeMs === j.mtimeMs)
           return { state: hit.state as S, version: hit.version, recorded: [] }
       }
+      const known = knownState<S, E>(stream, codec)
+      if (known !== undefined) return { ...known, recorded: [] }
+      const target = projectionPath(stream)
       const tail = readTail(stream, journalPath(stream))
       if (tail.complete < tail.size) return undefined
       if (codec.files !== undefined) {
@@ -963,7 +1014,6 @@ export const make = (options: DiskOptions) =>
         if (seen !== undefined) verified.set(manifestPath, { journal: `${tail.size}:${tail.mtimeMs}`, manifest: `${seen.size}:${seen.mtimeMs}` })
         return { ...foldCached(stream, codec, tail), recorded: [] }
       }
-      const target = projectionPath(stream)
       const text = codec.text
       if (target === undefined || text === undefined) return tail.exists ? { ...foldAll(stream, codec), recorded: [] } : { state: codec.initialState, version: 0, recorded: [] }
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
@@ -985,31 +1035,33 @@ export const make = (options: DiskOptions) =>
 
     return EventStore.of({
       load: <S, E>(stream: string, codec: StreamCodec<S, E>) =>
-        Effect.gen(function* () {
-          yield* checkStream(stream)
-          const fast = yield* attempt(() => tryFastLoad(stream, codec))
-          const loaded = fast ?? (yield* withLock(stream, reconcile(stream, codec, yield* nowIso, false)))
-          const earlier = takePending<E>(stream)
-          return earlier.length === 0 ? loaded : { ...loaded, recorded: [...earlier, ...loaded.recorded] }
-        }),
+        Effect.zipRight(
+          checkStream(stream),
+          Effect.flatMap(attempt(() => tryFastLoad(stream, codec)), (fast) => {
+            const loaded = fast !== undefined ? Effect.succeed(fast) : Effect.flatMap(nowIso, (at) => withLock(stream, reconcile(stream, codec, at, false)))
+            return Effect.map(loaded, (l) => {
+              const earlier = takePending<E>(stream)
+              return earlier.length === 0 ? l : { ...l, recorded: [...earlier, ...l.recorded] }
+            })
+          })
+        ),
       read: (stream, codec, fromVersion = 0) =>
         Effect.zipRight(checkStream(stream), attempt(() => readAll(stream, codec).filter((b) => b.version > fromVersion))),
       append: <S, E>(stream: string, codec: StreamCodec<S, E>, expectedVersion: number, events: ReadonlyArray<E>, at: string) =>
-        Effect.gen(function* () {
-          yield* checkStream(stream)
-          return yield* withLock(
+        Effect.zipRight(
+          checkStream(stream),
+          withLock(
             stream,
-            Effect.gen(function* () {
-              const current = yield* reconcile(stream, codec, at, true)
+            Effect.flatMap(reconcile(stream, codec, at, true), (current): Effect.Effect<Appended<S, E>, StoreError | VersionConflict> => {
               if (current.version !== expectedVersion) {
                 if (current.recorded.length > 0) pending.set(stream, [...(pending.get(stream) ?? []), ...current.recorded])
-                return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: current.version }))
+                return Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: current.version }))
               }
-              if (events.length === 0) return { state: current.state, batch: { version: current.version, at, events: [] } }
-              return yield* commit(stream, codec, current.state, current.version, events, at)
+              if (events.length === 0) return Effect.succeed({ state: current.state, batch: { version: current.version, at, events: [] } })
+              return commit(stream, codec, current.state, current.version, events, at)
             })
           )
-        })
+        )
     })
   })
 

@@ -147,6 +147,57 @@ export interface Identity {
 
 const identityOf = (s: fs.BigIntStats): Identity => ({ dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs })
 
+/**
+ * An identity that also moves with anything done to the file: the inode change time, which every write, rename,
+ * chmod or timestamp change sets to now and which no call can set back (a restored mtime, even to the nanosecond,
+ * still moves it).
+ */
+export interface Stamp extends Identity {
+  readonly ctimeNs: bigint
+}
+
+const stampOf = (s: fs.BigIntStats): Stamp => ({ ...identityOf(s), ctimeNs: s.ctimeNs })
+
+export const sameStamp = (a: Stamp | undefined, b: Stamp | undefined): boolean =>
+  a !== undefined && b !== undefined && sameIdentity(a, b) && a.ctimeNs === b.ctimeNs
+
+/** The stamp of an open file. */
+export const stampOfFd = (fd: number): Stamp => stampOf(fs.fstatSync(fd, { bigint: true }))
+
+/** The stamp of what `file` names now (the link itself, never its target), or undefined when absent. */
+export const stamp = (file: string): Stamp | undefined => {
+  try {
+    return stampOf(fs.lstatSync(file, { bigint: true }))
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw e
+  }
+}
+
+/**
+ * The stamp of `file` when it is a regular file holding exactly `bytes`, read through one descriptor and unchanged
+ * across the read; otherwise (another content, a link, gone, changing) undefined.
+ */
+export const stampIfHolds = (file: string, bytes: Uint8Array): Stamp | undefined => {
+  let fd: number
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+  } catch {
+    return undefined
+  }
+  try {
+    const before = fs.fstatSync(fd, { bigint: true })
+    if (!before.isFile() || before.size !== BigInt(bytes.length)) return undefined
+    const read = readRange(fd, 0, bytes.length + 1)
+    const after = stampOf(fs.fstatSync(fd, { bigint: true }))
+    return sameStamp(stampOf(before), after) && read.equals(bytes) ? after : undefined
+  } catch {
+    return undefined
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 export const sameIdentity = (a: Identity | undefined, b: Identity | undefined): boolean =>
   a === undefined || b === undefined ? a === b : a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs
 

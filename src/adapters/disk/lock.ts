@@ -92,6 +92,19 @@ export const tryTake = (file: string): number | undefined => {
   return undefined
 }
 
+/**
+ * The lock at once, or undefined when it is not free or cannot be taken without more ado (the addon not loaded yet,
+ * any error): the caller then goes through `acquire`, which waits and reports.
+ */
+export const takeNow = (file: string): number | undefined => {
+  try {
+    nativeAddon()
+    return tryTake(file)
+  } catch {
+    return undefined
+  }
+}
+
 /** Closing the only descriptor of the open file releases the lock. */
 export const release = (fd: number) => closeQuietly(fd)
 
