@@ -10,19 +10,16 @@ import { judgementPrompt, parseJudgement } from "../domain/llm/prompts.js"
 import { Llm } from "../ports/Llm.js"
 import { CapConsolidation } from "./CapConsolidation.js"
 import { type FactError, InvalidTarget } from "../domain/facts/errors.js"
-import type { FactCommand, FactEvent, FactFileState, KeptApart, Target } from "../domain/facts/schema.js"
+import type { FactCommand, FactEvent, FactFileState, KeptApart, MergeProbe, Target } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
-import { Embedder } from "../ports/Embedder.js"
+import { EmbedFailed, Embedder } from "../ports/Embedder.js"
 import { EventStore, VersionConflict } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
 import { nowIso } from "./clock.js"
 import { Settings } from "./Settings.js"
-
-// The functions every write goes through keep their spans but not the call site each span would capture: that stack
-// capture cost more per add than the add's own decision (issue 9, bench/durableAdd.ts).
-const writePath = { captureStackTrace: false } as const
+import { handler } from "./handler.js"
 
 /** Parses a caller-supplied target; `episodes` and anything else are refused with the spec's message. */
 export const parseTarget = (target: string): Either.Either<Target, InvalidTarget> =>
@@ -32,7 +29,7 @@ const notifyBatches = (stream: string, batches: ReadonlyArray<Batch<FactEvent>>)
   Effect.flatMap(Notifier, (n) => n.notify(batches.flatMap((b) => factLifecycle(stream, b))))
 
 /** A fact file's current entries and version; repairs the store made while loading are announced. */
-export const loadFacts = Effect.fn("loadFacts", writePath)(function* (target: Target) {
+export const loadFacts = handler(function* (target: Target) {
   const store = yield* EventStore
   const stream = factStream(target)
   // the configured cap: a hand edit over it is not adopted
@@ -45,20 +42,28 @@ export const loadFacts = Effect.fn("loadFacts", writePath)(function* (target: Ta
  * Where the new fact stands against the file: the closest entry it may merge with (else the closest one) and its
  * similarity. Any embedding failure means "no probe", so the fact is added without a merge check: never a wrong merge.
  */
-export const probeMerge = Effect.fn("probeMerge", writePath)(function* (
+export const probeMerge = (
   entries: ReadonlyArray<string>,
   content: string,
   policy: FactPolicy = DEFAULT_FACT_POLICY
-) {
-  const embedder = yield* Embedder
-  // fitted on the file alone: an extension's new words then add nothing to the distance, so a restatement stays
-  // close; what those words change is the distinguishing-token gate's to judge (mergeCandidate), not the embedder's
-  const vectors = yield* embedder.embed(entries, [...entries, content]).pipe(during(`embedding (${embedder.space.model})`), Effect.option)
-  if (vectors._tag === "None") return undefined
-  const query = vectors.value[entries.length]
-  if (query === undefined) return undefined
-  return mergeCandidate(entries, content, vectors.value.slice(0, entries.length).map((v) => cosine(query, v)), policy)
-})
+): Effect.Effect<MergeProbe | undefined, never, Embedder> =>
+  Effect.flatMap(Embedder, (embedder) => {
+    // fitted on the file alone: an extension's new words then add nothing to the distance, so a restatement stays
+    // close; what those words change is the distinguishing-token gate's to judge (mergeCandidate), not the embedder's
+    const similarities =
+      embedder.similarities !== undefined
+        ? embedder.similarities(entries, content)
+        : Effect.flatMap(embedder.embed(entries, [...entries, content]), (vectors) => {
+            const query = vectors[entries.length]
+            return query === undefined
+              ? Effect.fail(new EmbedFailed({ text: "memory: the embedder returned too few vectors" }))
+              : Effect.succeed(vectors.slice(0, entries.length).map((v) => cosine(query, v)))
+          })
+    return similarities.pipe(
+      during(`embedding (${embedder.space.model})`),
+      Effect.match({ onFailure: () => undefined, onSuccess: (s) => mergeCandidate(entries, content, s, policy) })
+    )
+  })
 
 /** The longest an add waits for a merge judgement before adding without one. */
 export const JUDGEMENT_TIMEOUT = Duration.seconds(10)
@@ -98,28 +103,36 @@ export const execute = (
   decision: (state: FactFileState, at: string, decide: Decide) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder | Llm>,
   expectedVersion?: number
 ) => {
-  const attempt = Effect.gen(function* () {
-    const store = yield* EventStore
-    const config = yield* Settings
-    const decide = decideFact(factPolicy(config))
-    const stream = factStream(target)
-    const codec = factCodec(target, yield* capOf(target))
-    const loaded = yield* loadFacts(target)
-    if (expectedVersion !== undefined && loaded.version !== expectedVersion)
-      return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))
-    // Stamped after loading, so the event's time follows anything the load itself recorded.
-    const at = yield* nowIso
-    const outcome = yield* decision(loaded.state, at, decide)
-    const events = yield* outcome
-    if (events.length === 0) return { events, entries: loaded.state.entries }
-    const appended = yield* store.append(stream, codec, loaded.version, events, at)
-    yield* notifyBatches(stream, [appended.batch])
-    return { events, entries: appended.state.entries }
+  const stream = factStream(target)
+  // One flat chain: every step of an add is paid for on every add (bench/durableAdd.ts).
+  const attempt = Effect.flatMap(Effect.all([EventStore, Settings]), ([store, config]) => {
+    const codec = factCodec(target, capFrom(config, target))
+    return store.load(stream, codec).pipe(
+      Effect.tap((loaded) => (loaded.recorded.length > 0 ? notifyBatches(stream, loaded.recorded) : Effect.void)),
+      Effect.filterOrFail(
+        (loaded) => expectedVersion === undefined || loaded.version === expectedVersion,
+        (loaded) => new VersionConflict({ stream, expected: expectedVersion!, actual: loaded.version })
+      ),
+      // Stamped after loading, so the event's time follows anything the load itself recorded.
+      Effect.flatMap((loaded) =>
+        Effect.flatMap(nowIso, (at) =>
+          Effect.flatMap(Effect.flatten(decision(loaded.state, at, decideFact(factPolicy(config)))), (events) =>
+            events.length === 0
+              ? Effect.succeed({ events, entries: loaded.state.entries })
+              : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
+                  Effect.as(notifyBatches(stream, [appended.batch]), { events, entries: appended.state.entries })
+                )
+          )
+        )
+      )
+    )
   })
-  // A caller that pinned a version wants to hear about the conflict, not to have its change re-decided.
+  // A caller that pinned a version wants to hear about the conflict, not to have its change re-decided. Otherwise a
+  // conflict is re-decided at once, then with the retry schedule; the schedule is set up only once one is met.
+  const isConflict = (e: unknown): e is VersionConflict => (e as { _tag?: unknown })._tag === "VersionConflict"
   return expectedVersion !== undefined
     ? attempt
-    : attempt.pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e._tag === "VersionConflict" }))
+    : attempt.pipe(Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflictRetry, while: isConflict }))))
 }
 
 export type AddOutcome =
@@ -128,7 +141,7 @@ export type AddOutcome =
   | { readonly kind: "duplicate"; readonly content: string }
 
 /** AddFact with merge-on-write. */
-export const addFact = Effect.fn("addFact", writePath)(function* (target: Target, content: string) {
+export const addFact = handler(function* (target: Target, content: string) {
   const config = yield* Settings
   const policy = factPolicy(config)
   const trimmed = trimSpace(content)
@@ -141,23 +154,24 @@ export const addFact = Effect.fn("addFact", writePath)(function* (target: Target
         ? Effect.succeed(judgements.get(key))
         : Effect.tap(judgeMerge(existing, incoming), (j) => Effect.sync(() => void judgements.set(key, j)))
     })
-  const result = yield* execute(target, (state, at, decide) =>
-    Effect.gen(function* () {
-      const plain = { _tag: "AddFact", target, content, at } as const
-      // Ask the embedder only about a fact that would be stored: refused text (a credential, an injection) is
-      // never sent to an embedding endpoint, and duplicates cost nothing. A cap refusal may still become a merge.
-      const withoutProbe = decide(plain, state)
-      const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
-      if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return withoutProbe
-      const probe = yield* probeMerge(state.entries, trimmed, policy)
-      if (probe === undefined) return withoutProbe
+  const result = yield* execute(target, (state, at, decide) => {
+    const plain = { _tag: "AddFact", target, content, at } as const
+    // Ask the embedder only about a fact that would be stored: refused text (a credential, an injection) is
+    // never sent to an embedding endpoint, and duplicates cost nothing. A cap refusal may still become a merge.
+    const withoutProbe = decide(plain, state)
+    const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
+    if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return Effect.succeed(withoutProbe)
+    return Effect.flatMap(probeMerge(state.entries, trimmed, policy), (probe) => {
+      // the decision ignores a probe in the add band, so the one already made stands
+      if (probe === undefined || classifySimilarity(probe.similarity, policy) === "add") return Effect.succeed(withoutProbe)
       const existing = state.entries[probe.index]!
       // The model is not asked about a pair the gate keeps apart: its answer could not change the outcome.
-      const judgement =
-        classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined ? yield* judge(existing, trimmed) : undefined
-      return decide({ ...plain, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
+      const ask = classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined
+      return Effect.map(ask ? judge(existing, trimmed) : Effect.succeed(undefined), (judgement) =>
+        decide({ ...plain, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
+      )
     })
-  )
+  })
   const e = result.events[0]
   if (e !== undefined) yield* Effect.flatMap(CapConsolidation, (c) => c.crossed(target, result.entries))
   const outcome: AddOutcome =
@@ -172,7 +186,7 @@ export const addFact = Effect.fn("addFact", writePath)(function* (target: Target
 })
 
 /** ReplaceFact; `expectedEntry` is the entry an approver saw (the change applies only if it is unchanged). */
-export const replaceFact = Effect.fn("replaceFact", writePath)(function* (
+export const replaceFact = handler(function* (
   target: Target,
   oldText: string,
   content: string,
@@ -182,7 +196,7 @@ export const replaceFact = Effect.fn("replaceFact", writePath)(function* (
   return { entries: result.entries, content: trimSpace(content) }
 })
 
-export const removeFact = Effect.fn("removeFact", writePath)(function* (target: Target, oldText: string, expectedEntry?: string) {
+export const removeFact = handler(function* (target: Target, oldText: string, expectedEntry?: string) {
   const result = yield* execute(target, decided((at) => ({ _tag: "RemoveFact", target, oldText, at, expectedEntry })))
   return { entries: result.entries }
 })
@@ -191,7 +205,7 @@ export const removeFact = Effect.fn("removeFact", writePath)(function* (target: 
  * Replaces the whole file with a person's edited text, after the same validation every write gets. With
  * `expectedVersion` (the version the editor opened), a file that changed meanwhile is a VersionConflict.
  */
-export const rewriteFacts = Effect.fn("rewriteFacts", writePath)(function* (target: Target, text: string, expectedVersion?: number) {
+export const rewriteFacts = handler(function* (target: Target, text: string, expectedVersion?: number) {
   const result = yield* execute(target, decided((at) => ({ _tag: "RewriteFacts", target, text, at })), expectedVersion)
   return { entries: result.entries, changed: result.events.length > 0 }
 })
@@ -203,7 +217,8 @@ export interface FactStats {
   readonly entries: ReadonlyArray<EntryStat>
 }
 
-export const capOf = (target: Target) => Effect.map(Settings, (c) => (target === "user" ? c.factsLimitUser : c.factsLimitEnv))
+const capFrom = (c: Settings["Type"], target: Target) => (target === "user" ? c.factsLimitUser : c.factsLimitEnv)
+export const capOf = (target: Target) => Effect.map(Settings, (c) => capFrom(c, target))
 
 export const factStats = Effect.fn("factStats")(function* (target: Target) {
   const loaded = yield* loadFacts(target)
