@@ -210,11 +210,18 @@ const dedupe = (tokens: ReadonlyArray<Token>) => {
   return tokens.filter((t) => (seen.has(t.key) ? false : (seen.add(t.key), true)))
 }
 
-/** The first token of `existing` (each key once) that `incoming` holds only before something said after it. */
+/**
+ * The first token of `existing` that `incoming` holds only before something said after it. A token `existing`
+ * repeats is followed as often as `incoming` has it: "on the call … call over X" and "on the call … X over call"
+ * are reordered, while "vim … vim" read as just "vim" is not.
+ */
 const firstReordered = (existing: ReadonlyArray<Token>, incoming: ReadonlyArray<Token>): Token | undefined => {
+  const seen = new Map<string, number>()
   let cursor = 0
-  for (const t of dedupe(existing)) {
-    if (!incoming.some((u) => sameToken(t, u))) continue
+  for (const t of existing) {
+    const nth = (seen.get(t.key) ?? 0) + 1
+    seen.set(t.key, nth)
+    if (incoming.filter((u) => sameToken(t, u)).length < nth) continue
     const at = incoming.findIndex((u, i) => i >= cursor && sameToken(t, u))
     if (at < 0) return t
     cursor = at + 1

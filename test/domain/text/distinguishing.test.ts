@@ -38,6 +38,15 @@ describe("distinguishing tokens", () => {
     expect(why("用户喜欢深色主题", "用户喜欢浅色主题")).toBe('"深" would become "浅"')
   })
 
+  // fast-check found this one: the swapped word also stood earlier in the summary, and only its first occurrence was followed
+  it("a swap is a reordering even when a swapped word also stands earlier in the text", () => {
+    const around = (fact: string) => `On the call the user and the assistant worked through the build. ${fact}. The tests pass again.`
+    expect(summariesDiffer(around("Prefers call over ñåø"), around("Prefers ñåø over call"))).toMatchObject({ _tag: "Reordered" })
+    expect(why("Joins the standup call, then the call with Dana", "Joins the standup call, then Dana with the call")).toMatch(/different order/)
+    // a word said twice and restated once is still a restatement
+    expect(why("Uses vim, and vim only, for commits", "Uses vim for commits")).toBeUndefined()
+  })
+
   it("restating, extending, inflecting or saying less is no change", () => {
     for (const [a, b] of [
       ["Prefers light themes in editors", "Prefers light themes in editors and browsers"],
