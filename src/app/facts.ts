@@ -2,7 +2,6 @@ import { Duration, Effect, Either, Option } from "effect"
 import { during } from "../ports/Progress.js"
 import { conflictRetry } from "./retry.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
-import { cosine } from "../domain/embedding/index.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
 import { classifySimilarity, decideFact, DEFAULT_FACT_POLICY, type FactPolicy, mergeBlocker, mergeCandidate } from "../domain/facts/decider.js"
@@ -14,7 +13,7 @@ import type { FactCommand, FactEvent, FactFileState, KeptApart, MergeProbe, Targ
 import { factCodec, factStream } from "../domain/facts/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
-import { EmbedFailed, Embedder } from "../ports/Embedder.js"
+import { Embedder, similaritiesOf } from "../ports/Embedder.js"
 import { EventStore, VersionConflict } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
 import { nowIso } from "./clock.js"
@@ -50,15 +49,7 @@ export const probeMerge = (
   Effect.flatMap(Embedder, (embedder) => {
     // fitted on the file alone: an extension's new words then add nothing to the distance, so a restatement stays
     // close; what those words change is the distinguishing-token gate's to judge (mergeCandidate), not the embedder's
-    const similarities =
-      embedder.similarities !== undefined
-        ? embedder.similarities(entries, content)
-        : Effect.flatMap(embedder.embed(entries, [...entries, content]), (vectors) => {
-            const query = vectors[entries.length]
-            return query === undefined
-              ? Effect.fail(new EmbedFailed({ text: "memory: the embedder returned too few vectors" }))
-              : Effect.succeed(vectors.slice(0, entries.length).map((v) => cosine(query, v)))
-          })
+    const similarities = similaritiesOf(embedder, entries, content)
     return similarities.pipe(
       during(`embedding (${embedder.space.model})`),
       Effect.match({ onFailure: () => undefined, onSuccess: (s) => mergeCandidate(entries, content, s, policy) })

@@ -1,4 +1,5 @@
 import { Context, Effect, Schema } from "effect"
+import { cosine } from "../domain/embedding/vector.js"
 
 /** Identity of an embedding space: vectors are comparable only within one id (`rp/256`, `http/<model>/<dims>/<h>`). */
 export interface EmbeddingSpace {
@@ -52,3 +53,21 @@ export class Embedder extends Context.Tag("tmem/Embedder")<
 /** `embedder.fit(corpus)`, or the equivalent made of `embed` for embedders without it. */
 export const fitted = (embedder: Embedder["Type"], corpus: ReadonlyArray<string>) =>
   embedder.fit !== undefined ? embedder.fit(corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed(corpus, texts))
+
+/**
+ * The cosine of `query` to each corpus text: `embedder.similarities` when it offers it, else the cosines of the
+ * vectors `embed` gives with `corpus` as the corpus.
+ */
+export const similaritiesOf = (
+  embedder: Embedder["Type"],
+  corpus: ReadonlyArray<string>,
+  query: string
+): Effect.Effect<ReadonlyArray<number>, EmbedFailed> =>
+  embedder.similarities !== undefined
+    ? embedder.similarities(corpus, query)
+    : Effect.flatMap(embedder.embed(corpus, [...corpus, query]), (vectors) => {
+        const q = vectors[corpus.length]
+        return q === undefined || vectors.length !== corpus.length + 1
+          ? Effect.fail(new EmbedFailed({ text: `memory: the embedder returned ${vectors.length} vectors for ${corpus.length + 1} texts` }))
+          : Effect.succeed(vectors.slice(0, corpus.length).map((v) => cosine(q, v)))
+      })
