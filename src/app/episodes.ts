@@ -1,7 +1,6 @@
 import { Effect, Either } from "effect"
 import { conflictRetry } from "./retry.js"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
-import { bestMatch } from "../domain/embedding/index.js"
 import { episodeLifecycle } from "../domain/events/lifecycle.js"
 import {
   decideEpisode,
@@ -18,7 +17,7 @@ import {
 import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
 import { type EpisodeProvenance, isPendingReview } from "../domain/sessions/provenance.js"
-import { Embedder } from "../ports/Embedder.js"
+import { Embedder, similaritiesOf } from "../ports/Embedder.js"
 import { EventStore, VersionConflict } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
 import { nowIso } from "./clock.js"
@@ -65,10 +64,14 @@ const execute = <R>(command: (state: EpisodeStoreState, at: string) => Effect.Ef
 export const dedupProbe = Effect.fn("dedupProbe")(function* (episodes: ReadonlyArray<Episode>, sessionId: string, summary: string) {
   const others = episodes.filter((e) => e.sessionId !== sessionId)
   if (others.length === 0) return undefined
-  const texts = [...others.map((e) => e.summary), summary]
-  const vectors = yield* Effect.option((yield* Embedder).embed(texts, texts))
-  if (vectors._tag === "None") return undefined
-  const best = bestMatch(vectors.value[others.length]!, vectors.value.slice(0, others.length))
+  // the fit includes the new summary, as odek's does
+  const scores = yield* Effect.option(similaritiesOf(yield* Embedder, [...others.map((e) => e.summary), summary], summary))
+  if (scores._tag === "None") return undefined
+  let best: { readonly index: number; readonly score: number } | undefined
+  for (let index = 0; index < others.length; index++) {
+    const score = scores.value[index]!
+    if (best === undefined || score > best.score) best = { index, score }
+  }
   return best === undefined || !(best.score > 0) ? undefined : ({ sessionId: others[best.index]!.sessionId, similarity: best.score } satisfies DedupMatch)
 })
 
