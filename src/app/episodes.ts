@@ -1,5 +1,5 @@
 import { Effect, Either } from "effect"
-import { conflictRetry } from "./retry.js"
+import { handleCommand } from "./commandHandler.js"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { episodeLifecycle } from "../domain/events/lifecycle.js"
 import {
@@ -18,9 +18,8 @@ import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
 import { type EpisodeProvenance, isPendingReview } from "../domain/sessions/provenance.js"
 import { Embedder, similaritiesOf } from "../ports/Embedder.js"
-import { EventStore, VersionConflict } from "../ports/EventStore.js"
+import { EventStore } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
-import { nowIso } from "./clock.js"
 import { Settings } from "./Settings.js"
 
 /** The episode decider's view of the settings. */
@@ -45,17 +44,16 @@ export const loadEpisodes = Effect.fn("loadEpisodes")(function* () {
 
 /** Load → decide → append → notify for the episode stream, re-decided when another writer got in between. */
 const execute = <R>(command: (state: EpisodeStoreState, at: string) => Effect.Effect<EpisodeCommand, never, R>) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const decide = decideEpisode(episodePolicy(yield* Settings))
-    const loaded = yield* loadEpisodes()
-    const at = yield* nowIso
-    const events = yield* Either.mapLeft(decide(yield* command(loaded.state, at), loaded.state), (e): EpisodeError => e)
-    if (events.length === 0) return { events, state: loaded.state }
-    const appended = yield* store.append(EPISODES_STREAM, episodeCodec, loaded.version, events, at)
-    yield* notify([appended.batch])
-    return { events, state: appended.state }
-  }).pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e instanceof VersionConflict }))
+  Effect.flatMap(Settings, (config) => {
+    const decide = decideEpisode(episodePolicy(config))
+    return handleCommand({
+      stream: EPISODES_STREAM,
+      codec: episodeCodec,
+      decide: (state: EpisodeStoreState, at: string) =>
+        Effect.flatMap(command(state, at), (c) => Either.mapLeft(decide(c, state), (e): EpisodeError => e)),
+      publish: notify
+    })
+  })
 
 /**
  * The existing episode closest to `summary` (spec §4.5.2): a fresh fit on every full summary plus the new one,

@@ -1,6 +1,6 @@
 import { Duration, Effect, Either, Option } from "effect"
 import { during } from "../ports/Progress.js"
-import { conflictRetry } from "./retry.js"
+import { handleCommand } from "./commandHandler.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
@@ -14,9 +14,8 @@ import { factCodec, factStream } from "../domain/facts/stream.js"
 import type { Batch } from "../domain/kernel/Stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
 import { Embedder, similaritiesOf } from "../ports/Embedder.js"
-import { EventStore, VersionConflict } from "../ports/EventStore.js"
+import { EventStore } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
-import { nowIso } from "./clock.js"
 import { Settings } from "./Settings.js"
 import { handler } from "./handler.js"
 
@@ -95,35 +94,16 @@ export const execute = (
   expectedVersion?: number
 ) => {
   const stream = factStream(target)
-  // One flat chain: every step of an add is paid for on every add (bench/durableAdd.ts).
-  const attempt = Effect.flatMap(Effect.all([EventStore, Settings]), ([store, config]) => {
-    const codec = factCodec(target, capFrom(config, target))
-    return store.load(stream, codec).pipe(
-      Effect.tap((loaded) => (loaded.recorded.length > 0 ? notifyBatches(stream, loaded.recorded) : Effect.void)),
-      Effect.filterOrFail(
-        (loaded) => expectedVersion === undefined || loaded.version === expectedVersion,
-        (loaded) => new VersionConflict({ stream, expected: expectedVersion!, actual: loaded.version })
-      ),
-      // Stamped after loading, so the event's time follows anything the load itself recorded.
-      Effect.flatMap((loaded) =>
-        Effect.flatMap(nowIso, (at) =>
-          Effect.flatMap(Effect.flatten(decision(loaded.state, at, decideFact(factPolicy(config)))), (events) =>
-            events.length === 0
-              ? Effect.succeed({ events, entries: loaded.state.entries })
-              : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
-                  Effect.as(notifyBatches(stream, [appended.batch]), { events, entries: appended.state.entries })
-                )
-          )
-        )
-      )
-    )
-  })
-  // A caller that pinned a version wants to hear about the conflict, not to have its change re-decided. Otherwise a
-  // conflict is re-decided at once, then with the retry schedule; the schedule is set up only once one is met.
-  const isConflict = (e: unknown): e is VersionConflict => (e as { _tag?: unknown })._tag === "VersionConflict"
-  return expectedVersion !== undefined
-    ? attempt
-    : attempt.pipe(Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflictRetry, while: isConflict }))))
+  return Effect.flatMap(Settings, (config) => {
+    const decide = decideFact(factPolicy(config))
+    return handleCommand({
+      stream,
+      codec: factCodec(target, capFrom(config, target)),
+      decide: (state: FactFileState, at: string) => Effect.flatten(decision(state, at, decide)),
+      publish: (batches: ReadonlyArray<Batch<FactEvent>>) => notifyBatches(stream, batches),
+      ...(expectedVersion === undefined ? {} : { expectedVersion })
+    })
+  }).pipe(Effect.map((r) => ({ events: r.events, entries: r.state.entries })))
 }
 
 export type AddOutcome =

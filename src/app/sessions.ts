@@ -1,6 +1,6 @@
 import { DateTime, Effect, Either, Option, Schema } from "effect"
 import { during } from "../ports/Progress.js"
-import { conflictRetry } from "./retry.js"
+import { handleCommand } from "./commandHandler.js"
 import { combinedRequest, episodeRequest, factCandidates, factsRequest, parseCombinedReply, parseFactsReply, type RawFact } from "../domain/episodes/prompts.js"
 import { validSessionId } from "../domain/episodes/sessionId.js"
 import { GUARD_SOURCE, type SummarySource } from "../domain/episodes/store.js"
@@ -17,12 +17,11 @@ import { episodeUntrusted, type SessionCommand, SessionError, type SessionEvent,
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
 import { Embedder } from "../ports/Embedder.js"
-import { EventStore, VersionConflict } from "../ports/EventStore.js"
+import { EventStore } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
 import { CapConsolidation } from "./CapConsolidation.js"
 import { Llm } from "../ports/Llm.js"
 import { Background } from "./Background.js"
-import { nowIso } from "./clock.js"
 import { consolidateAtSessionEnd } from "./consolidation.js"
 import { markExtractionPending, pendingExtractions, settleExtraction, storeEpisode } from "./episodes.js"
 import { addFact } from "./facts.js"
@@ -49,15 +48,9 @@ export const loadSession = Effect.fn("loadSession")(function* (sessionId: string
 })
 
 const executeSession = (sessionId: string, command: (at: string) => SessionCommand) =>
-  Effect.gen(function* () {
-    const stream = yield* streamOf(sessionId)
-    const store = yield* EventStore
-    const loaded = yield* store.load(stream, sessionCodec)
-    const at = yield* nowIso
-    const events = yield* decideSession(command(at), loaded.state)
-    if (events.length === 0) return loaded.state
-    return (yield* store.append(stream, sessionCodec, loaded.version, events, at)).state
-  }).pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e instanceof VersionConflict }))
+  Effect.flatMap(streamOf(sessionId), (stream) =>
+    Effect.map(handleCommand({ stream, codec: sessionCodec, decide: (state: SessionState, at: string) => decideSession(command(at), state) }), (r) => r.state)
+  )
 
 /**
  * Records one message of a session. Its taint is judged now, against the trust zone, before any trimming can drop
@@ -96,20 +89,18 @@ export const recordMessages = Effect.fn("recordMessages")(function* (
   const config = yield* Settings
   const stream = yield* streamOf(sessionId)
   if (items.length === 0) return (yield* loadSession(sessionId)).state
-  return yield* Effect.gen(function* () {
-    const store = yield* EventStore
-    const loaded = yield* store.load(stream, sessionCodec)
-    const at = yield* nowIso
-    let state = loaded.state
-    const events: Array<SessionEvent> = []
-    for (const { message, buffer } of items) {
-      const decided = yield* decideSession(recordCommand(config, zone, message, buffer, at), state)
-      state = decided.reduce(sessionCodec.evolve, state)
-      events.push(...decided)
-    }
-    if (events.length === 0) return loaded.state
-    return (yield* store.append(stream, sessionCodec, loaded.version, events, at)).state
-  }).pipe(Effect.retry({ schedule: conflictRetry, while: (e): e is VersionConflict => e instanceof VersionConflict }))
+  const decideAll = (loaded: SessionState, at: string) =>
+    Effect.gen(function* () {
+      let state = loaded
+      const events: Array<SessionEvent> = []
+      for (const { message, buffer } of items) {
+        const decided = yield* decideSession(recordCommand(config, zone, message, buffer, at), state)
+        state = decided.reduce(sessionCodec.evolve, state)
+        events.push(...decided)
+      }
+      return events
+    })
+  return (yield* handleCommand({ stream, codec: sessionCodec, decide: decideAll })).state
 })
 
 /**

@@ -1,0 +1,65 @@
+import { Effect } from "effect"
+import type { Batch, StreamCodec } from "../domain/kernel/Stream.js"
+import { EventStore, type StoreError, VersionConflict } from "../ports/EventStore.js"
+import { nowIso } from "./clock.js"
+import { conflictRetry } from "./retry.js"
+
+/** One command for one stream, as the handler runs it. */
+export interface Command<S, E, Err, R, RP = never> {
+  readonly stream: string
+  readonly codec: StreamCodec<S, E>
+  /**
+   * The events the command makes of the stream's current state, stamped `at`. Whatever the decision needs from
+   * outside (a merge probe, a dedup probe, a model's judgement) is computed here, before the append and outside any
+   * lock, on the very state it is decided on: a conflict re-runs it on the new state.
+   */
+  readonly decide: (state: S, at: string) => Effect.Effect<ReadonlyArray<E>, Err, R>
+  /** Announces batches once they are durable: those the store recorded while loading, then the command's own. */
+  readonly publish?: (batches: ReadonlyArray<Batch<E>>) => Effect.Effect<void, never, RP>
+  /** The version the caller decided against (an editor's file): a stream that moved on is their conflict to see. */
+  readonly expectedVersion?: number
+}
+
+export interface Handled<S, E> {
+  /** The events appended; none when the command changed nothing. */
+  readonly events: ReadonlyArray<E>
+  /** The stream's state after the command. */
+  readonly state: S
+}
+
+const isConflict = (e: unknown): e is VersionConflict => e instanceof VersionConflict
+
+/**
+ * The one command handler (DESIGN §7 "Port shape"): load → decide → append with the loaded version → publish. When
+ * another writer appended in between, the whole command runs again on the new state: at once, then with the retry
+ * schedule (set up only once a conflict is met: every write pays for the first attempt). A command with an
+ * `expectedVersion` is not retried: the caller hears about the conflict.
+ */
+export const handleCommand = <S, E, Err, R, RP = never>(
+  command: Command<S, E, Err, R, RP>
+): Effect.Effect<Handled<S, E>, Err | VersionConflict | StoreError, R | RP | EventStore> => {
+  const { stream, codec, decide, publish, expectedVersion } = command
+  const attempt = Effect.flatMap(EventStore, (store) =>
+    Effect.flatMap(store.load(stream, codec), (loaded) => {
+      const announced = publish !== undefined && loaded.recorded.length > 0 ? publish(loaded.recorded) : Effect.void
+      if (expectedVersion !== undefined && loaded.version !== expectedVersion)
+        return Effect.zipRight(announced, Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version })))
+      // stamped after loading, so the command's time follows anything the load itself recorded
+      return Effect.zipRight(
+        announced,
+        Effect.flatMap(nowIso, (at) =>
+          Effect.flatMap(decide(loaded.state, at), (events): Effect.Effect<Handled<S, E>, VersionConflict | StoreError, RP> =>
+            events.length === 0
+              ? Effect.succeed({ events, state: loaded.state })
+              : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
+                  Effect.as(publish === undefined ? Effect.void : publish([appended.batch]), { events, state: appended.state })
+                )
+          )
+        )
+      )
+    })
+  )
+  return expectedVersion !== undefined
+    ? attempt
+    : attempt.pipe(Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflictRetry, while: isConflict }))))
+}
