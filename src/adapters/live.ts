@@ -60,9 +60,7 @@ export const liveLayer = (options: LiveOptions) =>
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }).pipe(
-          Layer.provide(NodeFiles)
-        ),
+        DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }),
         embedderFor(options.config),
         llmFor(options.config),
         Settings.layer(options.config),

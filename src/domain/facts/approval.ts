@@ -57,7 +57,4 @@ export const approvalResource = (s: ApprovalSubject): string => {
   }
 }
 
-/** A call the 2,048-byte rule refused, as an approval log shows it. */
-export const refusedResource = (action: string, error: string) => `memory ${action} (refused: ${error})`
-
 export { utf8Bytes }

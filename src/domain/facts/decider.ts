@@ -1,5 +1,4 @@
 import { Either, Match } from "effect"
-import type { Decider } from "../kernel/Decider.js"
 import { rejectionMessage, scanForWrite } from "../scan/index.js"
 import { changeFrom, describeChange, factChange } from "../text/distinguishing.js"
 import { goQuote, preview, trimSpace, utf8Bytes } from "../text/utf8.js"
@@ -442,11 +441,3 @@ export const evolveFact = (state: FactFileState, event: FactEvent): FactFileStat
     // a refused hand edit never changes the entries: the memory keeps its last valid state
     FactsEditRejected: () => state
   })
-
-export const factFileDecider = (
-  policy: FactPolicy
-): Decider<FactCommand, FactEvent, FactFileState, FactError> => ({
-  initialState: initialFactFile,
-  decide: decideFact(policy),
-  evolve: evolveFact
-})
