@@ -3,8 +3,6 @@
  * Compose `liveLayer({ dir, config })` (disk store, the configured embedder and model, the cap-triggered
  * consolidation) or your own layers, then run the handlers.
  */
-export { demoHandler } from "./adapters/dev/demoScript.js"
-export { scriptedServer, startScriptedServer, type Handler, type RecordedRequest, type Reply, type ScriptedServer } from "./adapters/dev/ScriptedServer.js"
 export * as DiskEventStore from "./adapters/disk/DiskEventStore.js"
 export { type Memory, openMemory, type OpenMemoryOptions } from "./adapters/facade/openMemory.js"
 export * as Approvals from "./adapters/approval/Approvals.js"

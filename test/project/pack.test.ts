@@ -14,7 +14,7 @@ describe("the npm package", () => {
     expect(r.status, r.stderr).toBe(0)
     const listed = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string; size: number }> }>)[0]!.files
     const files = listed.map((f) => f.path)
-    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/bin.js", "dist/tmem.cjs", "README.md", "docs/CLI.md", "package.json", "LICENSE"]) expect(files).toContain(f)
+    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/testing.js", "dist/testing.d.ts", "dist/bin.js", "dist/tmem.cjs", "README.md", "docs/CLI.md", "package.json", "LICENSE"]) expect(files).toContain(f)
     expect(files.some((f) => f.startsWith("dist/adapters/facade/openMemory.d.ts"))).toBe(true)
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("bench/") || f.includes(".cache"))).toEqual([])
     // the bundle's source map maps into every bundled dependency: 11 MB nobody installing the package needs
@@ -51,11 +51,15 @@ openMemory({ dir: process.argv[2] }).then(async (m) => {
 })
 `
     )
-    fs.writeFileSync(path.join(app, "main.mjs"), `import { openMemory } from "tiered-memory"\nconsole.log(typeof openMemory)\n`)
+    fs.writeFileSync(
+      path.join(app, "main.mjs"),
+      `import * as main from "tiered-memory"\nimport { startScriptedServer } from "tiered-memory/testing"\nconsole.log(typeof main.openMemory, typeof startScriptedServer, "startScriptedServer" in main)\n`
+    )
     const cjs = spawnSync(process.execPath, ["main.cjs", path.join(work, "memory")], { cwd: app, encoding: "utf8" })
     expect(cjs.stderr).toBe("")
     expect(JSON.parse(cjs.stdout)).toMatchObject({ success: true, message: "added to user: Prefers CommonJS" })
-    expect(spawnSync(process.execPath, ["main.mjs"], { cwd: app, encoding: "utf8" }).stdout).toBe("function\n")
+    // the scripted server is for tests: it has its own entry, not the main one
+    expect(spawnSync(process.execPath, ["main.mjs"], { cwd: app, encoding: "utf8" }).stdout).toBe("function function false\n")
     const version = spawnSync(process.execPath, [path.join(installed, "dist", "bin.js"), "--version"], { encoding: "utf8" })
     expect(version.stdout).toBe("tmem 0.1.0\n")
   })
