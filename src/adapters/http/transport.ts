@@ -1,12 +1,12 @@
 import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Clock, Data, Duration, Effect, Random, Stream } from "effect"
+import { Clock, Data, Duration, Effect, Random, Redacted, Stream } from "effect"
 
 /** One JSON POST and the policies around it. */
 export interface JsonPost {
   readonly url: string
   readonly body: unknown
   /** Sent as `Authorization: Bearer <apiKey>` when non-empty. */
-  readonly apiKey: string
+  readonly apiKey: Redacted.Redacted<string>
   /** Per attempt, from sending the request to the last body byte. */
   readonly timeoutMs: number
   /** The body is read as a stream and abandoned as soon as it passes this many bytes. */
@@ -177,7 +177,7 @@ export const postJson = (client: HttpClient.HttpClient): ((post: JsonPost) => Ef
   return (post) =>
     Effect.gen(function* () {
       const request = HttpClientRequest.post(post.url).pipe(
-        HttpClientRequest.setHeaders(post.apiKey === "" ? {} : { authorization: `Bearer ${post.apiKey}` }),
+        HttpClientRequest.setHeaders(Redacted.value(post.apiKey) === "" ? {} : { authorization: `Bearer ${Redacted.value(post.apiKey)}` }),
         HttpClientRequest.bodyText(JSON.stringify(post.body), "application/json")
       )
       for (let attempts = 1; ; attempts++) {

@@ -1,4 +1,4 @@
-import { Either, ParseResult, Schema } from "effect"
+import { Either, ParseResult, Redacted, Schema } from "effect"
 import type { FactPolicy } from "../facts/decider.js"
 
 const Whole = Schema.Number.pipe(Schema.int({ message: () => "must be a whole number" }))
@@ -67,7 +67,8 @@ export interface EmbeddingConfig {
   readonly provider: "local" | "rp" | "http"
   readonly baseUrl: string
   readonly model: string
-  readonly apiKey: string
+  /** Sent as a bearer token; Redacted so that no log, error or JSON output can show it. */
+  readonly apiKey: Redacted.Redacted<string>
   readonly dims: number
   readonly timeoutSeconds: number
 }
@@ -79,8 +80,8 @@ export interface LlmConfig {
   readonly model: string
   /** The environment variable holding the API key (never the key itself), or "" for none. */
   readonly apiKeyEnv: string
-  /** The key read from that variable when the config was resolved; "" when unset. */
-  readonly apiKey: string
+  /** The key read from that variable when the config was resolved; "" when unset. Redacted, as the embedder's. */
+  readonly apiKey: Redacted.Redacted<string>
   readonly timeoutSeconds: number
   /** Further attempts after a 429, a 5xx or a connection error. */
   readonly maxRetries: number
@@ -125,7 +126,7 @@ export const DEFAULT_EMBEDDING: EmbeddingConfig = {
   provider: "local",
   baseUrl: "",
   model: "",
-  apiKey: "",
+  apiKey: Redacted.make(""),
   dims: 0,
   timeoutSeconds: 10
 }
@@ -135,7 +136,7 @@ export const DEFAULT_LLM: LlmConfig = {
   baseUrl: "",
   model: "",
   apiKeyEnv: "",
-  apiKey: "",
+  apiKey: Redacted.make(""),
   timeoutSeconds: 60,
   maxRetries: 2,
   maxResponseBytes: 1024 * 1024,
@@ -198,7 +199,7 @@ const resolveEmbedding = (
     provider,
     baseUrl,
     model,
-    apiKey: expandEnv(section.api_key ?? "", env),
+    apiKey: Redacted.make(expandEnv(section.api_key ?? "", env)),
     dims: Math.max(0, section.dims ?? 0),
     timeoutSeconds: positive(section.timeout_seconds, 10)
   }
@@ -218,7 +219,7 @@ export const resolveLlm = (
     baseUrl,
     model: (section.model ?? "").trim(),
     apiKeyEnv,
-    apiKey: apiKeyEnv === "" ? "" : (env[apiKeyEnv] ?? "").trim(),
+    apiKey: Redacted.make(apiKeyEnv === "" ? "" : (env[apiKeyEnv] ?? "").trim()),
     timeoutSeconds: positive(section.timeout_seconds, d.timeoutSeconds),
     maxRetries: section.max_retries === undefined ? d.maxRetries : Math.max(0, section.max_retries),
     maxResponseBytes: positive(section.max_response_bytes, d.maxResponseBytes),

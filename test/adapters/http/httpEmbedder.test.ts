@@ -1,6 +1,6 @@
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { type Reply, type ScriptedServer, scriptedServer } from "../../../src/adapters/dev/ScriptedServer.js"
 import * as HttpEmbedder from "../../../src/adapters/http/HttpEmbedder.js"
 import { DEFAULT_EMBEDDING, type EmbeddingConfig } from "../../../src/domain/config/MemoryConfig.js"
@@ -46,7 +46,7 @@ describe("HttpEmbedder: request", () => {
       expect(req!.headers["content-type"]).toBe("application/json")
       expect(req!.headers["authorization"]).toBeUndefined()
       // a single text is still an array
-      const keyed = yield* embedderFor(server.url, { apiKey: "sk-e" })
+      const keyed = yield* embedderFor(server.url, { apiKey: Redacted.make("sk-e") })
       yield* keyed.embed([], ["one"])
       expect(server.requests[1]!.body).toStrictEqual({ model: "nomic-embed-text", input: ["one"] })
       expect(server.requests[1]!.headers["authorization"]).toBe("Bearer sk-e")

@@ -1,6 +1,6 @@
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { type ScriptedServer, scriptedServer } from "../../../src/adapters/dev/ScriptedServer.js"
 import * as OpenAiLlm from "../../../src/adapters/http/OpenAiLlm.js"
 import { DEFAULT_LLM, type LlmConfig } from "../../../src/domain/config/MemoryConfig.js"
@@ -51,7 +51,7 @@ describe("OpenAiLlm", () => {
     Effect.gen(function* () {
       const server = yield* scriptedServer({ handler: () => ({ kind: "chat", content: "ok" }) })
       yield* complete(server, { temperature: 0.3 }, {}, { ...ask, json: true })
-      yield* complete(server, { apiKey: "sk-test", apiKeyEnv: "OPENAI_API_KEY", jsonMode: true }, {}, { ...ask, json: true })
+      yield* complete(server, { apiKey: Redacted.make("sk-test"), apiKeyEnv: "OPENAI_API_KEY", jsonMode: true }, {}, { ...ask, json: true })
       yield* complete(server, { jsonMode: true })
       const [plain, keyed, notAsked] = server.requests
       expect(plain).toMatchObject({ method: "POST", path: "/v1/chat/completions" })
@@ -175,7 +175,7 @@ describe("OpenAiLlm", () => {
     Effect.gen(function* () {
       const server = yield* scriptedServer()
       server.enqueue({ kind: "status", status: 401, message: "Incorrect API key provided" }, { kind: "status", status: 401 }, { kind: "status", status: 404, message: "model 'nope' not found" })
-      const withEnv = oneLine(yield* failureOf(complete(server, { apiKey: "bad", apiKeyEnv: "MY_LLM_KEY" })))
+      const withEnv = oneLine(yield* failureOf(complete(server, { apiKey: Redacted.make("bad"), apiKeyEnv: "MY_LLM_KEY" })))
       expect(withEnv._tag).toBe("LlmBadResponse")
       expect(withEnv.message).toBe(`llm: ${server.url}/chat/completions answered 401: Incorrect API key provided; check the API key in $MY_LLM_KEY`)
       const withoutEnv = oneLine(yield* failureOf(complete(server)))

@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Either, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeConfig, DEFAULT_CONFIG } from "../../../src/domain/config/MemoryConfig.js"
 
@@ -55,7 +55,10 @@ describe("config", () => {
     const http = Either.getOrThrow(
       decode({ memory: { embedding: { provider: "http", base_url: "${HOST}/v1", model: " nomic ", api_key: "$KEY" } } }, { HOST: "http://h:1", KEY: "k" })
     )
-    expect(http.embedding).toStrictEqual({ provider: "http", baseUrl: "http://h:1/v1", model: "nomic", apiKey: "k", dims: 0, timeoutSeconds: 10 })
+    // the key is Redacted: compared by its value, and never shown
+    expect({ ...http.embedding, apiKey: Redacted.value(http.embedding.apiKey) }).toStrictEqual({ provider: "http", baseUrl: "http://h:1/v1", model: "nomic", apiKey: "k", dims: 0, timeoutSeconds: 10 })
+    expect(JSON.stringify(http.embedding)).not.toContain('"k"')
+    expect(String(http.embedding.apiKey)).not.toContain("k")
     expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "http", base_url: "$UNSET", model: "m" } } })).embedding.provider).toBe("local")
     expect(Either.getOrThrow(decode({ embedding: { provider: "http", base_url: "http://x", model: "m" } })).embedding.provider).toBe("http")
     expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe("local")
@@ -73,7 +76,8 @@ describe("llm config", () => {
     const c = Either.getOrThrow(
       decode({ llm: { base_url: "http://localhost:11434/v1/", model: " llama3.1 ", api_key_env: "MY_KEY", timeout_seconds: 0, max_retries: -1 } }, { MY_KEY: " sk-x " })
     ).llm
-    expect(c).toEqual({
+    expect(JSON.stringify(c)).not.toContain("sk-x")
+    expect({ ...c, apiKey: Redacted.value(c.apiKey) }).toEqual({
       provider: "openai",
       baseUrl: "http://localhost:11434/v1",
       model: "llama3.1",
