@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { Batch, StreamCodec } from "../domain/kernel/Stream.js"
-import { EventStore, type StoreError, VersionConflict } from "../ports/EventStore.js"
+import { EventStore, StoreError, VersionConflict } from "../ports/EventStore.js"
 import { nowIso } from "./clock.js"
 import { conflictRetry } from "./retry.js"
 
@@ -28,19 +28,21 @@ export interface Handled<S, E> {
 }
 
 const isConflict = (e: unknown): e is VersionConflict => e instanceof VersionConflict
+const isUnavailable = (e: unknown): e is StoreError => e instanceof StoreError && e.reason === "unavailable"
 
 /**
  * The one command handler (DESIGN §7 "Port shape"): load → decide → append with the loaded version → publish. When
- * another writer appended in between, the whole command runs again on the new state: at once, then with the retry
- * schedule (set up only once a conflict is met: every write pays for the first attempt). A command with an
- * `expectedVersion` is not retried: the caller hears about the conflict.
+ * another writer appended in between, the whole command runs again on the new state: at once, then with the store's
+ * conflict schedule (set up only once a conflict is met: every write pays for the first attempt). A command with an
+ * `expectedVersion` is not retried: the caller hears about the conflict. A store that names a schedule for its
+ * transient failures (`unavailable`) has the command re-run on those too.
  */
 export const handleCommand = <S, E, Err, R, RP = never>(
   command: Command<S, E, Err, R, RP>
 ): Effect.Effect<Handled<S, E>, Err | VersionConflict | StoreError, R | RP | EventStore> => {
   const { stream, codec, decide, publish, expectedVersion } = command
-  const attempt = Effect.flatMap(EventStore, (store) =>
-    Effect.flatMap(store.load(stream, codec), (loaded) => {
+  return Effect.flatMap(EventStore, (store) => {
+    const attempt = Effect.flatMap(store.load(stream, codec), (loaded) => {
       const announced = publish !== undefined && loaded.recorded.length > 0 ? publish(loaded.recorded) : Effect.void
       if (expectedVersion !== undefined && loaded.version !== expectedVersion)
         return Effect.zipRight(announced, Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version })))
@@ -58,8 +60,10 @@ export const handleCommand = <S, E, Err, R, RP = never>(
         )
       )
     })
-  )
-  return expectedVersion !== undefined
-    ? attempt
-    : attempt.pipe(Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflictRetry, while: isConflict }))))
+    const conflicts = store.retry?.conflict ?? conflictRetry
+    const raced =
+      expectedVersion !== undefined ? attempt : attempt.pipe(Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflicts, while: isConflict }))))
+    const unavailable = store.retry?.unavailable
+    return unavailable === undefined ? raced : raced.pipe(Effect.retry({ schedule: unavailable, while: isUnavailable }))
+  })
 }

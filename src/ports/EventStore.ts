@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, type Effect, type Schedule, Schema } from "effect"
 import type { Batch, StreamCodec } from "../domain/kernel/Stream.js"
 
 /** Someone appended to the stream since the caller read it; reload, decide again, retry. */
@@ -12,10 +12,21 @@ export class VersionConflict extends Schema.TaggedError<VersionConflict>()("Vers
   }
 }
 
+/**
+ * Why storage failed, for callers that act on it. `unavailable` may pass by itself (a lock held too long, a full
+ * disk, a lost connection) and is what a networked store's retry policy retries; `conflict` is a write that lost a
+ * race the version check could not name; `corrupt` is stored data that fails its checks; `permission` and
+ * `notFound` need a person; `invalid` is a request no store could serve (a bad stream name, a link where a file
+ * belongs); `other` is anything else.
+ */
+export const StoreFailure = Schema.Literal("unavailable", "conflict", "corrupt", "permission", "notFound", "invalid", "other")
+export type StoreFailure = typeof StoreFailure.Type
+
 /** Storage failed (permissions, disk, a damaged journal). `text` is one line saying what and what to do. */
 export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   stream: Schema.String,
-  text: Schema.String
+  text: Schema.String,
+  reason: Schema.optionalWith(StoreFailure, { default: () => "other" })
 }) {
   override get message() {
     return this.text
@@ -32,6 +43,16 @@ export interface Loaded<S, E> {
 export interface Appended<S, E> {
   readonly state: S
   readonly batch: Batch<E>
+}
+
+/**
+ * How the command handler re-runs a command against this store: after a `VersionConflict` (the store knows how long
+ * its appends take), and, when given, after a StoreError whose reason is `unavailable` (a networked store's
+ * transient failures; a local one has none worth retrying).
+ */
+export interface RetryPolicy {
+  readonly conflict: Schedule.Schedule<unknown, unknown>
+  readonly unavailable?: Schedule.Schedule<unknown, unknown>
 }
 
 /**
@@ -56,5 +77,7 @@ export class EventStore extends Context.Tag("tmem/EventStore")<
       events: ReadonlyArray<E>,
       at: string
     ) => Effect.Effect<Appended<S, E>, VersionConflict | StoreError>
+    /** The store's own retry policy; without one, the handler's default for local stores (`conflictRetry`). */
+    readonly retry?: RetryPolicy
   }
 >() {}

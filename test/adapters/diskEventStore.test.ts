@@ -263,6 +263,7 @@ describe("DiskEventStore", () => {
             const before = fs.readFileSync(jp)
             const loaded = yield* Effect.either(mine.load("facts/user", codec))
             expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(/line 2 is damaged \(its checksum does not match its bytes\)/)
+            expect(Either.isLeft(loaded) && loaded.left._tag === "StoreError" ? loaded.left.reason : undefined).toBe("corrupt")
             const appended = yield* Effect.either(mine.append("facts/user", codec, 2, [added("three")], at))
             expect(Either.isLeft(appended) ? appended.left.message : "").toMatch(/line 2 is damaged/)
             expect(fs.readFileSync(jp).equals(before)).toBe(true)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit } from "effect"
+import { Effect, Either, Exit, Layer, Schedule } from "effect"
 import { handleCommand } from "../../src/app/commandHandler.js"
 import type { Batch } from "../../src/domain/kernel/Stream.js"
-import { EventStore } from "../../src/ports/EventStore.js"
+import { EventStore, type RetryPolicy, StoreError } from "../../src/ports/EventStore.js"
 import { type CounterEvent, counterCodec, inc, memoryFixture } from "../support/stores.js"
 
 type Counter = typeof counterCodec.initialState
@@ -83,6 +83,51 @@ describe("the one command handler (load → decide → append → publish, retri
       const { layer } = yield* memoryFixture.make
       const r = yield* Effect.either(handleCommand({ stream: "counter", codec: counterCodec, decide: interfering(1_000) }).pipe(Effect.provide(layer)))
       expect(Either.isLeft(r) && r.left._tag).toBe("VersionConflict")
+    })
+  )
+
+  // A networked store sets its own policy: its appends take longer than a local file's, and it has transient failures.
+  const withPolicy = (layer: Layer.Layer<EventStore>, retry: RetryPolicy, failAppends: number) =>
+    Layer.effect(
+      EventStore,
+      Effect.map(EventStore, (inner) => {
+        let left = failAppends
+        return EventStore.of({
+          ...inner,
+          retry,
+          append: (stream, codec, expected, events, at) =>
+            left-- > 0 ? Effect.fail(new StoreError({ stream, text: "memory: the database is restarting; retry", reason: "unavailable" })) : inner.append(stream, codec, expected, events, at)
+        })
+      })
+    ).pipe(Layer.provide(layer))
+
+  it.scopedLive("retries a store's transient failures on the store's own schedule, and only when the store has one", () =>
+    Effect.gen(function* () {
+      const add = (layer: Layer.Layer<EventStore>) =>
+        Effect.either(handleCommand({ stream: "counter", codec: counterCodec, decide: () => Effect.succeed([inc(1)]) }).pipe(Effect.provide(layer)))
+      const { layer } = yield* memoryFixture.make
+      const patient = yield* add(withPolicy(layer, { conflict: Schedule.recurs(3), unavailable: Schedule.recurs(2) }, 2))
+      expect(Either.isRight(patient) && patient.right.state.total).toBe(1)
+      const impatient = yield* add(withPolicy(layer, { conflict: Schedule.recurs(3) }, 1))
+      expect(Either.isLeft(impatient) && impatient.left._tag === "StoreError" ? impatient.left.reason : impatient).toBe("unavailable")
+      const spent = yield* add(withPolicy(layer, { conflict: Schedule.recurs(3), unavailable: Schedule.recurs(2) }, 3))
+      expect(Either.isLeft(spent)).toBe(true)
+    })
+  )
+
+  it.scopedLive("a store's conflict schedule bounds the re-runs after the immediate one", () =>
+    Effect.gen(function* () {
+      const { layer } = yield* memoryFixture.make
+      let decisions = 0
+      const decide = interfering(1_000)
+      const r = yield* Effect.either(
+        handleCommand({ stream: "counter", codec: counterCodec, decide: (s: Counter, at: string) => Effect.tap(decide(s, at), () => Effect.sync(() => void decisions++)) }).pipe(
+          Effect.provide(withPolicy(layer, { conflict: Schedule.recurs(2) }, 0))
+        )
+      )
+      expect(Either.isLeft(r) && r.left._tag).toBe("VersionConflict")
+      // the first attempt, the immediate re-run, then two more
+      expect(decisions).toBe(4)
     })
   )
 })

@@ -149,13 +149,14 @@ export const make = (options: DiskOptions) =>
     const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> => Effect.try({ try: f, catch: failureOf })
 
     const checkStream = (stream: string) =>
-      isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}` }))
+      isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" }))
 
     const damaged = (stream: string, p: string, lineNo: number, why: string) =>
       new Failure(
         new StoreError({
           stream,
-          text: `memory: ${rel(p)} line ${lineNo} is damaged (${why}); restore the journal from a backup, or move it aside to re-import the files`
+          text: `memory: ${rel(p)} line ${lineNo} is damaged (${why}); restore the journal from a backup, or move it aside to re-import the files`,
+          reason: "corrupt"
         })
       )
 
@@ -333,7 +334,7 @@ export const make = (options: DiskOptions) =>
     const projectedFiles = (stream: string, rendered: ReadonlyMap<string, string>) =>
       [...rendered].map(([name, content]) => {
         if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\\") || name.includes("\0"))
-          throw new Failure(new StoreError({ stream, text: `memory: refusing to write ${JSON.stringify(name)} outside ${dir}` }))
+          throw new Failure(new StoreError({ stream, text: `memory: refusing to write ${JSON.stringify(name)} outside ${dir}`, reason: "invalid" }))
         return [name, path.join(dir, name), content] as const
       })
 
@@ -361,7 +362,7 @@ export const make = (options: DiskOptions) =>
               ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
               : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
             const conflict = found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
-            throw new Failure(new StoreError({ stream, text }), conflict)
+            throw new Failure(new StoreError({ stream, text, reason: "conflict" }), conflict)
           }
           Files.writeAll(fd, bytes)
           // an empty journal (new, as a rule) needs its directory entry made durable too
@@ -643,7 +644,8 @@ export const make = (options: DiskOptions) =>
             : e instanceof Lock.LockBusy
               ? new StoreError({
                   stream,
-                  text: `memory: cannot lock ${shown(lockPath)}: another tmem process has held it for over ${Math.round(e.waitedMs / 100) / 10} s (stopped or hung?); end that process (its lock goes with it) and retry`
+                  text: `memory: cannot lock ${shown(lockPath)}: another tmem process has held it for over ${Math.round(e.waitedMs / 100) / 10} s (stopped or hung?); end that process (its lock goes with it) and retry`,
+                  reason: "unavailable"
                 })
               : storeError(stream, shown(lockPath), "lock", e)
         )
@@ -908,7 +910,8 @@ export const make = (options: DiskOptions) =>
             return yield* Effect.fail(
               new StoreError({
                 stream,
-                text: `memory: ${rel(name)} is being saved by another program and did not settle within ${settleWaitMs} ms; nothing was written — retry once the save is done`
+                text: `memory: ${rel(name)} is being saved by another program and did not settle within ${settleWaitMs} ms; nothing was written — retry once the save is done`,
+                reason: "unavailable"
               })
             )
           }

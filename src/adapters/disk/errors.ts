@@ -1,4 +1,4 @@
-import { StoreError } from "../../ports/EventStore.js"
+import { StoreError, type StoreFailure } from "../../ports/EventStore.js"
 
 const codeOf = (e: unknown): string | undefined => {
   const direct = (e as { code?: unknown } | undefined)?.code
@@ -19,11 +19,29 @@ const REASONS: Record<string, string> = {
   ELOOP: "it is a symbolic link, which tmem does not follow; replace it with the file itself"
 }
 
+/** What kind of failure each error code is, for callers that act on it (StoreFailure). */
+const FAILURES: Record<string, StoreFailure> = {
+  EACCES: "permission",
+  EPERM: "permission",
+  EROFS: "permission",
+  ENOTDIR: "invalid",
+  EISDIR: "invalid",
+  ELOOP: "invalid",
+  ENOENT: "notFound",
+  ENOSPC: "unavailable",
+  EDQUOT: "unavailable",
+  EMFILE: "unavailable",
+  ENFILE: "unavailable",
+  EAGAIN: "unavailable",
+  EBUSY: "unavailable",
+  EIO: "unavailable"
+}
+
 /** A storage failure as one line: what could not be done to which path, why, and what to do about it. */
 export const storeError = (stream: string, path: string, verb: string, e: unknown): StoreError => {
   const code = codeOf(e)
-  const reason = code !== undefined && REASONS[code] !== undefined ? `${REASONS[code]} (${code})` : oneLine(e)
-  return new StoreError({ stream, text: `memory: cannot ${verb} ${path}: ${reason}` })
+  const why = code !== undefined && REASONS[code] !== undefined ? `${REASONS[code]} (${code})` : oneLine(e)
+  return new StoreError({ stream, text: `memory: cannot ${verb} ${path}: ${why}`, reason: (code !== undefined ? FAILURES[code] : undefined) ?? "other" })
 }
 
 export const oneLine = (e: unknown): string => {

@@ -18,7 +18,7 @@ export const make = Effect.sync(() => {
   const streams = new Map<string, StoredStream>()
 
   const checkStream = (stream: string) =>
-    isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}` }))
+    isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" }))
 
   const versionOf = (stored: StoredStream | undefined) => stored?.batches[stored.batches.length - 1]?.version ?? 0
 
