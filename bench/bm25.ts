@@ -7,7 +7,10 @@ import { normalise } from "../src/domain/eval/metrics.js"
 const K1 = 1.2
 const B = 0.75
 
-const tokens = (text: string) => normalise(text).split(" ").filter((t) => t !== "")
+const tokens = (text: string) =>
+  normalise(text)
+    .split(" ")
+    .filter((t) => t !== "")
 
 /** An index over `docs`; `search` returns document indices, best first, those sharing no word with the query left out. */
 export const bm25 = (docs: ReadonlyArray<string>) => {

@@ -33,12 +33,25 @@ export const runColdStartBench = (runs = 25): string => {
     }
     time([BIN, "--dir", dir, "facts", "show"]) // leave a cache behind
     const base = median(node)
-    const row = (name: string, xs: ReadonlyArray<number>, target: string) => [name, fmt(median(xs)), `${(median(xs) / base).toFixed(2)}×`, target]
-    return table(`Cold start: a new process running \`tmem facts show\` (${runs} runs each, alternating; medians)`, ["command", "median", "ratio to node -e 0", "target"], [
-      ["node -e 0 (baseline)", fmt(base), "1.00×", ""],
-      row("tmem facts show (code cache present, the usual case)", warm, `≤ 4×: ${median(warm) / base <= 4 ? "met" : "NOT met"}`),
-      row("tmem facts show (first run after install: no code cache)", cold, "")
-    ])
+    const row = (name: string, xs: ReadonlyArray<number>, target: string) => [
+      name,
+      fmt(median(xs)),
+      `${(median(xs) / base).toFixed(2)}×`,
+      target
+    ]
+    return table(
+      `Cold start: a new process running \`tmem facts show\` (${runs} runs each, alternating; medians)`,
+      ["command", "median", "ratio to node -e 0", "target"],
+      [
+        ["node -e 0 (baseline)", fmt(base), "1.00×", ""],
+        row(
+          "tmem facts show (code cache present, the usual case)",
+          warm,
+          `≤ 4×: ${median(warm) / base <= 4 ? "met" : "NOT met"}`
+        ),
+        row("tmem facts show (first run after install: no code cache)", cold, "")
+      ]
+    )
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -53,7 +53,11 @@ export const runConsolidationBench = async (): Promise<string> => {
         }
       })
     )
-  ).pipe(Layer.provide(OpenAiLlm.layer({ ...DEFAULT_LLM, provider: "openai", baseUrl: server.url, model: "scripted", maxRetries: 0 })))
+  ).pipe(
+    Layer.provide(
+      OpenAiLlm.layer({ ...DEFAULT_LLM, provider: "openai", baseUrl: server.url, model: "scripted", maxRetries: 0 })
+    )
+  )
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
       DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles)),

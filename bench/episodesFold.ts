@@ -3,7 +3,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as DiskEventStore from "../src/adapters/disk/DiskEventStore.js"
-import { type Episode, type EpisodeEvent, type EpisodeStoreState, initialEpisodeStore } from "../src/domain/episodes/store.js"
+import {
+  type Episode,
+  type EpisodeEvent,
+  type EpisodeStoreState,
+  initialEpisodeStore
+} from "../src/domain/episodes/store.js"
 import { EPISODES_STREAM, episodeCodec } from "../src/domain/episodes/stream.js"
 import { foldStream } from "../src/domain/kernel/Stream.js"
 import { fmt, median, nowMs, table } from "./stats.js"
@@ -41,7 +46,10 @@ const timeIt = (runs: number, f: () => unknown) => {
   return median(xs)
 }
 
-/** A cold load (a new store instance, as a new process has) of a journal holding `n` sessions, against reading its lines. */
+/**
+ * A cold load (a new store instance, as a new process has) of a journal holding `n` sessions, against reading its
+ * lines.
+ */
 const diskLoad = async (n: number) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-fold-"))
   try {
@@ -54,8 +62,16 @@ const diskLoad = async (n: number) => {
       version += batch.length
     }
     const journal = path.join(dir, "journal", `${EPISODES_STREAM}.jsonl`)
-    const load = timeIt(9, () => Effect.runSync(Effect.flatMap(DiskEventStore.make({ dir }), (s) => s.load(EPISODES_STREAM, episodeCodec))))
-    const parse = timeIt(9, () => fs.readFileSync(journal, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l)))
+    const load = timeIt(9, () =>
+      Effect.runSync(Effect.flatMap(DiskEventStore.make({ dir }), (s) => s.load(EPISODES_STREAM, episodeCodec)))
+    )
+    const parse = timeIt(9, () =>
+      fs
+        .readFileSync(journal, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+    )
     return { load, parse }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -69,7 +85,13 @@ export const runEpisodesFoldBench = async (): Promise<string> => {
     const events = grownHistory(n)
     const fold = timeIt(15, () => foldStream(episodeCodec, initialEpisodeStore, events))
     const copying = timeIt(n > 1_000 ? 3 : 9, () => events.reduce(copyingEvolve, initialEpisodeStore))
-    rows.push([`${n.toLocaleString("en")} sessions (${events.length.toLocaleString("en")} events)`, fmt(copying), fmt(fold), `${(fold / copying).toFixed(3)}×`, n === 10_000 ? `fold < 100 ms: ${fold < 100 ? "met" : "NOT met"}` : ""])
+    rows.push([
+      `${n.toLocaleString("en")} sessions (${events.length.toLocaleString("en")} events)`,
+      fmt(copying),
+      fmt(fold),
+      `${(fold / copying).toFixed(3)}×`,
+      n === 10_000 ? `fold < 100 ms: ${fold < 100 ? "met" : "NOT met"}` : ""
+    ])
   }
   const disk = await diskLoad(10_000)
   return [
@@ -78,9 +100,17 @@ export const runEpisodesFoldBench = async (): Promise<string> => {
       ["history", "baseline: copying fold", "one-pass fold", "ratio", "target"],
       rows
     ),
-    table("Cold load of the episodes stream from disk at 10,000 sessions (new store instance; 9 runs, medians)", ["operation", "median", "ratio"], [
-      ["baseline: read the journal and JSON.parse every line", fmt(disk.parse), "1.00×"],
-      ["DiskEventStore.load (decode, verify the chain, fold, check index.json)", fmt(disk.load), `${(disk.load / disk.parse).toFixed(2)}×`]
-    ])
+    table(
+      "Cold load of the episodes stream from disk at 10,000 sessions (new store instance; 9 runs, medians)",
+      ["operation", "median", "ratio"],
+      [
+        ["baseline: read the journal and JSON.parse every line", fmt(disk.parse), "1.00×"],
+        [
+          "DiskEventStore.load (decode, verify the chain, fold, check index.json)",
+          fmt(disk.load),
+          `${(disk.load / disk.parse).toFixed(2)}×`
+        ]
+      ]
+    )
   ].join("\n")
 }

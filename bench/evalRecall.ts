@@ -32,7 +32,9 @@ export const runEvalRecallBench = async (): Promise<string> => {
   const decoded = decodeDataset(syntheticDialogues())
   if (Either.isLeft(decoded)) throw new Error(`the synthetic dataset does not decode: ${decoded.left.message}`)
   const dataset = decoded.right
-  const evaluation = await Effect.runPromise(evaluateRecall(dataset).pipe(Effect.provide(ScratchMemories.layer(DEFAULT_CONFIG))))
+  const evaluation = await Effect.runPromise(
+    evaluateRecall(dataset).pipe(Effect.provide(ScratchMemories.layer(DEFAULT_CONFIG)))
+  )
   const base = bm25Run(dataset)
   const r = evaluation.recall
   const rows = [
@@ -62,7 +64,17 @@ export const runEvalRecallBench = async (): Promise<string> => {
   return [
     table(
       `Recall quality on the synthetic dataset (${evaluation.conversations} conversations, ${evaluation.sessions} sessions, ${evaluation.questions} questions; quality is deterministic, latency per query in the same run)`,
-      ["retrieval", "hit@1", "hit@3", "hit@5", "answer in block (answerable)", "unrelated: nothing recalled", "p50", "p90", "p50 ratio"],
+      [
+        "retrieval",
+        "hit@1",
+        "hit@3",
+        "hit@5",
+        "answer in block (answerable)",
+        "unrelated: nothing recalled",
+        "p50",
+        "p90",
+        "p50 ratio"
+      ],
       rows
     ),
     "```",

@@ -43,14 +43,26 @@ const vectorOf = (text: string): ReadonlyArray<number> => {
   return Array.from({ length: 768 }, () => Number((random() * 2 - 1).toFixed(6)))
 }
 
-const inputsOf = (req: RecordedRequest): ReadonlyArray<string> => ((req.body ?? {}) as { input?: ReadonlyArray<string> }).input ?? []
+const inputsOf = (req: RecordedRequest): ReadonlyArray<string> =>
+  ((req.body ?? {}) as { input?: ReadonlyArray<string> }).input ?? []
 
-const row = (name: string, xs: ReadonlyArray<number>, base: number) => [name, fmt(median(xs)), fmt(percentile(xs, 90)), `${(median(xs) / base).toFixed(2)}×`]
+const row = (name: string, xs: ReadonlyArray<number>, base: number) => [
+  name,
+  fmt(median(xs)),
+  fmt(percentile(xs, 90)),
+  `${(median(xs) / base).toFixed(2)}×`
+]
 
 const llmOverhead = async (): Promise<string> => {
-  const server = await startScriptedServer({ handler: () => ({ kind: "chat", content: '{"facts":["The API service runs on Node 22"]}' }) })
+  const server = await startScriptedServer({
+    handler: () => ({ kind: "chat", content: '{"facts":["The API service runs on Node 22"]}' })
+  })
   const config = { ...DEFAULT_LLM, provider: "openai" as const, baseUrl: server.url, model: "bench" }
-  const ask: LlmRequest = { system: "Extract durable facts as JSON.", messages: [{ role: "user", content: "The API service now runs on Node 22." }], maxTokens: 256 }
+  const ask: LlmRequest = {
+    system: "Extract durable facts as JSON.",
+    messages: [{ role: "user", content: "The API service now runs on Node 22." }],
+    maxTokens: 256
+  }
   const body = JSON.stringify({
     model: config.model,
     messages: [{ role: "system", content: ask.system }, ...ask.messages],
@@ -63,8 +75,14 @@ const llmOverhead = async (): Promise<string> => {
   try {
     const complete = Effect.flatMap(Llm, (l) => l.complete(ask))
     const bare = async () => {
-      const r = await request(`${server.url}/chat/completions`, { dispatcher: agent, method: "POST", headers: { "content-type": "application/json" }, body })
-      return (JSON.parse(await r.body.text()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content
+      const r = await request(`${server.url}/chat/completions`, {
+        dispatcher: agent,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body
+      })
+      return (JSON.parse(await r.body.text()) as { choices: Array<{ message: { content: string } }> }).choices[0]!
+        .message.content
     }
     const adapterTimes: Array<number> = []
     const bareTimes: Array<number> = []
@@ -84,8 +102,13 @@ const llmOverhead = async (): Promise<string> => {
     return table(
       `LLM adapter overhead per call: OpenAiLlm.complete vs a bare undici POST + JSON.parse, same body, same scripted server (${CALLS} calls each after ${WARMUP} warm-up, interleaved; ${server.connections} TCP connections in all)`,
       ["operation", "p50", "p90", "ratio to baseline (p50)"],
-      [row("baseline: undici request() + JSON.parse", bareTimes, base), row("OpenAiLlm.complete (Effect HttpClient, timeout, bounded read, validation)", adapterTimes, base)]
-    ).concat(`\nOverhead at the median: ${fmt(median(adapterTimes) - base)} per call, against a model call that takes hundreds of milliseconds.\n`)
+      [
+        row("baseline: undici request() + JSON.parse", bareTimes, base),
+        row("OpenAiLlm.complete (Effect HttpClient, timeout, bounded read, validation)", adapterTimes, base)
+      ]
+    ).concat(
+      `\nOverhead at the median: ${fmt(median(adapterTimes) - base)} per call, against a model call that takes hundreds of milliseconds.\n`
+    )
   } finally {
     await runtime.dispose()
     await agent.close()
@@ -94,11 +117,18 @@ const llmOverhead = async (): Promise<string> => {
 }
 
 const embeddingCache = async (): Promise<string> => {
-  const server = await startScriptedServer({ handler: (req) => ({ kind: "embeddings", vectors: inputsOf(req).map(vectorOf) }) })
+  const server = await startScriptedServer({
+    handler: (req) => ({ kind: "embeddings", vectors: inputsOf(req).map(vectorOf) })
+  })
   const runtime = ManagedRuntime.make(NodeHttpClient.layerUndici)
   try {
-    const embedder = await runtime.runPromise(HttpEmbedder.make({ ...DEFAULT_EMBEDDING, provider: "http", baseUrl: server.url, model: "bench" }))
-    const distinct = Array.from({ length: 300 }, (_, i) => `what did we decide about topic ${i} in the ${["api", "worker", "billing", "docs"][i % 4]} service?`)
+    const embedder = await runtime.runPromise(
+      HttpEmbedder.make({ ...DEFAULT_EMBEDDING, provider: "http", baseUrl: server.url, model: "bench" })
+    )
+    const distinct = Array.from(
+      { length: 300 },
+      (_, i) => `what did we decide about topic ${i} in the ${["api", "worker", "billing", "docs"][i % 4]} service?`
+    )
     const draw = zipf(distinct.length, seeded(42))
     const hitTimes: Array<number> = []
     const missTimes: Array<number> = []

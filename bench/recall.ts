@@ -33,7 +33,8 @@ const seeded = (seed: number) => () => {
 
 const random = seeded(7)
 const VOCAB = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}`)
-const sentence = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(random() ** 2 * VOCAB.length)]!).join(" ")
+const sentence = (n: number) =>
+  Array.from({ length: n }, () => VOCAB[Math.floor(random() ** 2 * VOCAB.length)]!).join(" ")
 
 const episodesOf = (n: number): ReadonlyArray<Episode> =>
   Array.from({ length: n }, (_, i) => ({
@@ -48,16 +49,35 @@ const episodesOf = (n: number): ReadonlyArray<Episode> =>
 const services = (store: Layer.Layer<EventStore>) =>
   Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
     Layer.provide(MemoryDerivedFiles.layer),
-    Layer.provideMerge(Layer.mergeAll(store, WeightedEmbedder.layer(256), NoneLlm.layer, Settings.layer(DEFAULT_CONFIG), Notifiers.silent))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        store,
+        WeightedEmbedder.layer(256),
+        NoneLlm.layer,
+        Settings.layer(DEFAULT_CONFIG),
+        Notifiers.silent
+      )
+    )
   )
 
 const recallRow = async (n: number, storeName: "memory" | "disk") => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-recall-"))
-  const store = storeName === "memory" ? MemoryEventStore.layer : DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles))
+  const store =
+    storeName === "memory" ? MemoryEventStore.layer : DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles))
   const rt = ManagedRuntime.make(services(store))
   try {
     const episodes = episodesOf(n)
-    await rt.runPromise(Effect.flatMap(EventStore, (s) => s.append(EPISODES_STREAM, episodeCodec, 0, [EpisodesImported.make({ episodes, at: "2026-01-01T00:00:00.000Z" })], "2026-01-01T00:00:00.000Z")))
+    await rt.runPromise(
+      Effect.flatMap(EventStore, (s) =>
+        s.append(
+          EPISODES_STREAM,
+          episodeCodec,
+          0,
+          [EpisodesImported.make({ episodes, at: "2026-01-01T00:00:00.000Z" })],
+          "2026-01-01T00:00:00.000Z"
+        )
+      )
+    )
     const queries = Array.from({ length: 60 }, () => sentence(8))
     const r0 = nowMs()
     await rt.runPromise(recallContext(queries[0]!)) // builds the index: the rebuild's cost
@@ -90,7 +110,10 @@ const recallRow = async (n: number, storeName: "memory" | "disk") => {
 /** Per-turn recall with a warm index, the index rebuild, and the extraction transcript of 1 MB of history. */
 export const runRecallBench = async (): Promise<string> => {
   const rows: Array<Array<string>> = []
-  for (const [n, target] of [[500, 1], [10_000, 10]] as const) {
+  for (const [n, target] of [
+    [500, 1],
+    [10_000, 10]
+  ] as const) {
     for (const store of ["memory", "disk"] as const) {
       const r = await recallRow(n, store)
       rows.push([
@@ -137,7 +160,11 @@ export const runRecallBench = async (): Promise<string> => {
     ["operation", "p50", "ratio"],
     [
       ["baseline: join every message as `role: content`", fmt(median(base)), "1.00×"],
-      ["buildExtractionTranscript (caps, size notes, head + tail)", fmt(median(build)), `${(median(build) / median(base)).toFixed(2)}×`]
+      [
+        "buildExtractionTranscript (caps, size notes, head + tail)",
+        fmt(median(build)),
+        `${(median(build) / median(base)).toFixed(2)}×`
+      ]
     ]
   )
   return `${recall}\n${transcript}`

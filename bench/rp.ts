@@ -7,7 +7,20 @@ import { fmt, median, nowMs, percentile, table } from "./stats.js"
 
 /** A realistic env file filled to its 8,000-byte cap. */
 export const fullEnvFile = (): ReadonlyArray<string> => {
-  const subjects = ["The API service", "The worker pool", "CI", "Staging", "The billing module", "Local Postgres", "Redis", "The frontend", "Terraform", "The auth proxy", "Kafka", "The docs site"]
+  const subjects = [
+    "The API service",
+    "The worker pool",
+    "CI",
+    "Staging",
+    "The billing module",
+    "Local Postgres",
+    "Redis",
+    "The frontend",
+    "Terraform",
+    "The auth proxy",
+    "Kafka",
+    "The docs site"
+  ]
   const facts = [
     "runs on Node 20 with pnpm 9 workspaces and strict TypeScript settings",
     "listens on port 5433 locally; migrations live in db/migrations and run with make migrate",
@@ -58,8 +71,20 @@ export const runRpBench = async (): Promise<string> => {
     ["operation", "p50", "p99", "ratio to baseline (p50)", "target"],
     [
       ["baseline: parse entries + duplicate check", fmt(median(timesBase)), fmt(percentile(timesBase, 99)), "1.0×", ""],
-      ["merge probe, long-lived embedder (caches warm)", fmt(p50), fmt(percentile(timesProbe, 99)), `${(p50 / median(timesBase)).toFixed(1)}×`, `p50 < 1 ms: ${p50 < 1 ? "met" : "NOT met"}`],
-      ["merge probe, fresh embedder (no cache)", fmt(median(timesCold)), fmt(percentile(timesCold, 99)), `${(median(timesCold) / median(timesBase)).toFixed(1)}×`, `p50 < 1 ms: ${median(timesCold) < 1 ? "met" : "not met"}`]
+      [
+        "merge probe, long-lived embedder (caches warm)",
+        fmt(p50),
+        fmt(percentile(timesProbe, 99)),
+        `${(p50 / median(timesBase)).toFixed(1)}×`,
+        `p50 < 1 ms: ${p50 < 1 ? "met" : "NOT met"}`
+      ],
+      [
+        "merge probe, fresh embedder (no cache)",
+        fmt(median(timesCold)),
+        fmt(percentile(timesCold, 99)),
+        `${(median(timesCold) / median(timesBase)).toFixed(1)}×`,
+        `p50 < 1 ms: ${median(timesCold) < 1 ? "met" : "not met"}`
+      ]
     ]
   )
 }

@@ -9,7 +9,9 @@ import { runHttpBench } from "./http.js"
 import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
 
-console.log(`# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ${(await import("node:os")).cpus().length} cores)\n`)
+console.log(
+  `# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ${(await import("node:os")).cpus().length} cores)\n`
+)
 console.log(await runDurableAddBench())
 console.log(runColdStartBench())
 console.log(await runRpBench())

@@ -9,10 +9,21 @@ export const median = (xs: ReadonlyArray<number>) => percentile(xs, 50)
 
 export const nowMs = () => Number(process.hrtime.bigint()) / 1e6
 
-export const table = (title: string, headers: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+export const table = (
+  title: string,
+  headers: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string>>
+): string => {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`
-  return [`### ${title}`, "", line(headers), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line), ""].join("\n")
+  return [
+    `### ${title}`,
+    "",
+    line(headers),
+    `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
+    ...rows.map(line),
+    ""
+  ].join("\n")
 }
 
 export const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`)

@@ -38,7 +38,9 @@ if (cachedData === undefined || script.cachedDataRejected) {
         writeFileSync(tmp, data, { mode: 0o600 })
         renameSync(tmp, join(dir, key))
         // caches of earlier builds can never match again: keep only this one
-        for (const old of readdirSync(dir)) if (old.startsWith("tmem-") && old.endsWith(".v8cache") && old !== key) rmSync(join(dir, old), { force: true })
+        for (const old of readdirSync(dir))
+          if (old.startsWith("tmem-") && old.endsWith(".v8cache") && old !== key)
+            rmSync(join(dir, old), { force: true })
         return
       } catch {}
     }

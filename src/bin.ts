@@ -21,7 +21,9 @@ runCli(process.argv).pipe(
     disablePrettyLogger: true,
     teardown: (exit, onExit) => {
       if (received !== undefined && !stopsOnSignal() && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
-        process.stderr.write(`tmem: interrupted by ${received}; finished writes are kept, unfinished work was not applied (run the command again to finish it)\n`)
+        process.stderr.write(
+          `tmem: interrupted by ${received}; finished writes are kept, unfinished work was not applied (run the command again to finish it)\n`
+        )
         return onExit(EXIT_CODES[received])
       }
       // without a signal the process ends by itself with process.exitCode (stdout drains); once a signal arrived

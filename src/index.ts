@@ -32,7 +32,15 @@ export { lifecycleHistory, type Cursor } from "./app/events.js"
 export { revertFacts, revertible } from "./app/revert.js"
 export { Background } from "./app/Background.js"
 export { EpisodeIndex } from "./app/EpisodeIndex.js"
-export { discardEpisode, findEpisode, listEpisodes, pendingExtractions, promoteEpisode, pruneEpisodes, storeEpisode } from "./app/episodes.js"
+export {
+  discardEpisode,
+  findEpisode,
+  listEpisodes,
+  pendingExtractions,
+  promoteEpisode,
+  pruneEpisodes,
+  storeEpisode
+} from "./app/episodes.js"
 export { recallContext, searchEpisodes } from "./app/recall.js"
 export {
   endSession,
@@ -48,14 +56,49 @@ export {
   type ExtractionOutcome
 } from "./app/sessions.js"
 export type { ChatMessage, ToolCall, TrustZone } from "./domain/sessions/message.js"
-export { deriveSessionProvenance, episodeTaintSources, type EpisodeProvenance, isPendingReview, isRecallable, toolEffect } from "./domain/sessions/provenance.js"
+export {
+  deriveSessionProvenance,
+  episodeTaintSources,
+  type EpisodeProvenance,
+  isPendingReview,
+  isRecallable,
+  toolEffect
+} from "./domain/sessions/provenance.js"
 export * as DiskDerivedFiles from "./adapters/disk/DiskDerivedFiles.js"
 export * as MemoryDerivedFiles from "./adapters/memory/MemoryDerivedFiles.js"
-export { addFact, judgeMerge, factStats, loadFacts, parseTarget, readFacts, removeFact, replaceFact, rewriteFacts, type AddOutcome, type FactStats } from "./app/facts.js"
-export { decodeToolArgs, dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, parseToolArgs, runMemoryTool, type ToolResult } from "./app/memoryTool.js"
+export {
+  addFact,
+  judgeMerge,
+  factStats,
+  loadFacts,
+  parseTarget,
+  readFacts,
+  removeFact,
+  replaceFact,
+  rewriteFacts,
+  type AddOutcome,
+  type FactStats
+} from "./app/facts.js"
+export {
+  decodeToolArgs,
+  dispatchMemoryTool,
+  FIELD_LIMIT,
+  MemoryToolArgs,
+  parseToolArgs,
+  runMemoryTool,
+  type ToolResult
+} from "./app/memoryTool.js"
 export { freezeMemoryBlock, memoryBlock, openPromptSession, readout, type SystemMessage } from "./app/prompt.js"
 export { Settings } from "./app/Settings.js"
-export { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, DEFAULT_LLM, type EmbeddingConfig, type LlmConfig, type MemoryConfig } from "./domain/config/MemoryConfig.js"
+export {
+  ConfigInvalid,
+  decodeConfig,
+  DEFAULT_CONFIG,
+  DEFAULT_LLM,
+  type EmbeddingConfig,
+  type LlmConfig,
+  type MemoryConfig
+} from "./domain/config/MemoryConfig.js"
 export { contentWords, coverageProblem, covers } from "./domain/facts/coverage.js"
 export { formatLifecycle, type LifecycleEvent, type LifecycleType } from "./domain/events/lifecycle.js"
 export * from "./domain/facts/errors.js"
@@ -64,5 +107,13 @@ export { renderMemoryBlock } from "./domain/facts/promptBlock.js"
 export { scanContent, scanForWrite, type Finding } from "./domain/scan/index.js"
 export { EmbedFailed, Embedder, type EmbeddingSpace } from "./ports/Embedder.js"
 export { EventStore, StoreError, VersionConflict } from "./ports/EventStore.js"
-export { Llm, LlmBadResponse, type LlmError, type LlmInfo, type LlmRequest, LlmTimeout, LlmUnavailable } from "./ports/Llm.js"
+export {
+  Llm,
+  LlmBadResponse,
+  type LlmError,
+  type LlmInfo,
+  type LlmRequest,
+  LlmTimeout,
+  LlmUnavailable
+} from "./ports/Llm.js"
 export { Notifier } from "./ports/Notifier.js"

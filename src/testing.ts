@@ -4,4 +4,11 @@
  * imports.
  */
 export { demoHandler } from "./adapters/dev/demoScript.js"
-export { scriptedServer, startScriptedServer, type Handler, type RecordedRequest, type Reply, type ScriptedServer } from "./adapters/dev/ScriptedServer.js"
+export {
+  scriptedServer,
+  startScriptedServer,
+  type Handler,
+  type RecordedRequest,
+  type Reply,
+  type ScriptedServer
+} from "./adapters/dev/ScriptedServer.js"

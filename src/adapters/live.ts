@@ -40,7 +40,14 @@ export interface LiveOptions {
 const embedderFor = (config: MemoryConfig) =>
   config.embedding.provider === "http"
     ? withBackoff().pipe(
-        Layer.provide(Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/HttpEmbedder.js")), (m) => m.layer(config.embedding))))
+        Layer.provide(
+          Layer.unwrapEffect(
+            Effect.map(
+              Effect.promise(() => import("./http/HttpEmbedder.js")),
+              (m) => m.layer(config.embedding)
+            )
+          )
+        )
       )
     : config.embedding.provider === "rp"
       ? RpEmbedder.layer(256)
@@ -48,7 +55,12 @@ const embedderFor = (config: MemoryConfig) =>
 
 const llmFor = (config: MemoryConfig) =>
   config.llm.provider === "openai"
-    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("./http/OpenAiLlm.js")), (m) => m.layer(config.llm)))
+    ? Layer.unwrapEffect(
+        Effect.map(
+          Effect.promise(() => import("./http/OpenAiLlm.js")),
+          (m) => m.layer(config.llm)
+        )
+      )
     : NoneLlm.layer
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
@@ -56,11 +68,16 @@ export const liveLayer = (options: LiveOptions) =>
   Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
-    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir: options.dir })))
+    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
+      Layer.provide(DiskDerivedFiles.layer({ dir: options.dir }))
+    )
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        DiskEventStore.layer({ dir: options.dir, ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}) }),
+        DiskEventStore.layer({
+          dir: options.dir,
+          ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
+        }),
         embedderFor(options.config),
         llmFor(options.config),
         Settings.layer(options.config),

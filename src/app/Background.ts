@@ -17,7 +17,9 @@ export class Background extends Context.Tag("tmem/Background")<
     readonly drain: (timeout: Duration.DurationInput) => Effect.Effect<boolean>
   }
 >() {
-  /** Closing waits `drain` for the work, then interrupts what is left (work that records itself as owed resumes later). */
+  /**
+   * Closing waits `drain` for the work, then interrupts what is left (work that records itself as owed resumes later).
+   */
   static readonly layerWith = (drain: Duration.DurationInput) =>
     Layer.scoped(
       Background,
@@ -26,7 +28,11 @@ export class Background extends Context.Tag("tmem/Background")<
         // interruptible even inside a finalizer (which runs uninterruptibly): otherwise the timeout cannot cut the
         // wait short and closing waits as long as the slowest work, a hung model's whole request timeout
         const wait = (timeout: Duration.DurationInput) =>
-          FiberSet.awaitEmpty(fibers).pipe(Effect.interruptible, Effect.timeoutOption(timeout), Effect.map(Option.isSome))
+          FiberSet.awaitEmpty(fibers).pipe(
+            Effect.interruptible,
+            Effect.timeoutOption(timeout),
+            Effect.map(Option.isSome)
+          )
         // added after the set, so it runs first on close: wait, then the set interrupts whatever is left
         yield* Effect.addFinalizer(() => wait(drain))
         return Background.of({ run: (work) => Effect.asVoid(FiberSet.run(fibers, work)), drain: wait })

@@ -12,5 +12,8 @@ export class CapConsolidation extends Context.Tag("tmem/CapConsolidation")<
   }
 >() {
   /** No background passes: for embedders that consolidate on their own schedule, and tests of other features. */
-  static readonly disabled = Layer.succeed(CapConsolidation, CapConsolidation.of({ crossed: () => Effect.void, drain: () => Effect.void }))
+  static readonly disabled = Layer.succeed(
+    CapConsolidation,
+    CapConsolidation.of({ crossed: () => Effect.void, drain: () => Effect.void })
+  )
 }

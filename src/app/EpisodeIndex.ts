@@ -8,12 +8,15 @@ import { type EmbedFailed, Embedder, fitted, isCorpusFitted } from "../ports/Emb
 import { decodeVectors, encodeVectors } from "../domain/episodes/vectorsFile.js"
 import { EMBED_BACKOFF, EmbedBackoff } from "./embedBackoff.js"
 
-// Stores hand back the same state object while their stream is unchanged, so the fingerprint is computed once per state.
+// Stores hand back the same state object while their stream is unchanged, so the fingerprint is computed once per
+// state.
 const fingerprints = new WeakMap<ReadonlyArray<Episode>, string>()
 const fingerprintOf = (episodes: ReadonlyArray<Episode>) => {
   let f = fingerprints.get(episodes)
   if (f === undefined) {
-    f = corpusFingerprint(episodes.filter((e) => e.summary.trim() !== "").map((e) => ({ sessionId: e.sessionId, summary: e.summary })))
+    f = corpusFingerprint(
+      episodes.filter((e) => e.summary.trim() !== "").map((e) => ({ sessionId: e.sessionId, summary: e.summary }))
+    )
     fingerprints.set(episodes, f)
   }
   return f
@@ -55,7 +58,11 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
   EpisodeIndex,
   {
     /** The `k` nearest episodes to `query` among `episodes` (the current store), best first; [] when unavailable. */
-    readonly search: (episodes: ReadonlyArray<Episode>, query: string, k: number) => Effect.Effect<ReadonlyArray<IndexHit>>
+    readonly search: (
+      episodes: ReadonlyArray<Episode>,
+      query: string,
+      k: number
+    ) => Effect.Effect<ReadonlyArray<IndexHit>>
   }
 >() {
   static readonly layer = Layer.effect(
@@ -64,7 +71,12 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
       const embedder = yield* Embedder
       const files = yield* DerivedFiles
       const embedBackoff = yield* Effect.serviceOption(EmbedBackoff)
-      const state = yield* Ref.make<IndexState>({ built: undefined, failedAt: undefined, failedFor: undefined, rebuilding: false })
+      const state = yield* Ref.make<IndexState>({
+        built: undefined,
+        failedAt: undefined,
+        failedFor: undefined,
+        rebuilding: false
+      })
       const backoffMs = Duration.toMillis(EMBED_BACKOFF)
 
       // §9.4: the full summaries, trimmed, blank ones left out, in store order
@@ -72,17 +84,25 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         episodes.map((e) => ({ id: e.sessionId, text: e.summary.trim() })).filter((e) => e.text !== "")
       // Random projections are fitted on the corpus, so a query needs that fit; other embedders are stateless.
       const queryFor = (corpus: ReadonlyArray<string>) =>
-        isCorpusFitted(embedder.space) ? fitted(embedder, corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
+        isCorpusFitted(embedder.space)
+          ? fitted(embedder, corpus)
+          : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed([], texts))
 
       const rebuild = (episodes: ReadonlyArray<Episode>, fingerprint: string) =>
         Effect.gen(function* () {
           const kept = corpusOf(episodes)
-          const query = yield* fitted(embedder, kept.map((e) => e.text))
+          const query = yield* fitted(
+            embedder,
+            kept.map((e) => e.text)
+          )
           const vectors = buildVectorIndex(yield* query(kept.map((e) => e.text)))
           const built = { query, ids: kept.map((e) => e.id), vectors, fingerprint } satisfies Built
           // vectors first, meta last: a crash in between leaves a meta that no longer matches, so a rebuild
           yield* files.write(VECTORS_FILE, encodeVectors({ ids: built.ids, index: vectors }))
-          yield* files.write(META_FILE, new TextEncoder().encode(JSON.stringify({ fingerprint: embedder.space.id, corpus: fingerprint })))
+          yield* files.write(
+            META_FILE,
+            new TextEncoder().encode(JSON.stringify({ fingerprint: embedder.space.id, corpus: fingerprint }))
+          )
           return built
         }).pipe(during(`rebuilding the episode index (${episodes.length} episodes, ${embedder.space.model})`))
 
@@ -101,7 +121,12 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
           const raw = yield* files.read(VECTORS_FILE)
           const persisted = Option.isSome(raw) ? decodeVectors(raw.value) : undefined
           const kept = corpusOf(episodes)
-          if (persisted === undefined || persisted.ids.length !== kept.length || persisted.ids.some((id, i) => id !== kept[i]!.id)) return undefined
+          if (
+            persisted === undefined ||
+            persisted.ids.length !== kept.length ||
+            persisted.ids.some((id, i) => id !== kept[i]!.id)
+          )
+            return undefined
           const query = yield* Effect.option(queryFor(kept.map((e) => e.text)))
           if (Option.isNone(query)) return undefined
           return { query: query.value, ids: persisted.ids, vectors: persisted.index, fingerprint } satisfies Built
@@ -112,11 +137,18 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
         Effect.gen(function* () {
           const fingerprint = fingerprintOf(episodes)
           const now = yield* Clock.currentTimeMillis
-          const [start, failedFor] = yield* Ref.modify(state, (s): [readonly [boolean, string | undefined], IndexState] => {
-            if (s.built?.fingerprint === fingerprint) return [[false, s.failedFor], s]
-            if (s.rebuilding || (s.failedAt !== undefined && s.failedFor === fingerprint && now - s.failedAt < backoffMs)) return [[false, s.failedFor], s]
-            return [[true, s.failedFor], { ...s, rebuilding: true }]
-          })
+          const [start, failedFor] = yield* Ref.modify(
+            state,
+            (s): [readonly [boolean, string | undefined], IndexState] => {
+              if (s.built?.fingerprint === fingerprint) return [[false, s.failedFor], s]
+              if (
+                s.rebuilding ||
+                (s.failedAt !== undefined && s.failedFor === fingerprint && now - s.failedAt < backoffMs)
+              )
+                return [[false, s.failedFor], s]
+              return [[true, s.failedFor], { ...s, rebuilding: true }]
+            }
+          )
           if (!start) return (yield* Ref.get(state)).built
           // new episodes since the last failure end the embedder's own back-off too (spec embedding §9.1, markDirty)
           if (failedFor !== fingerprint && Option.isSome(embedBackoff)) yield* embedBackoff.value.clear
@@ -143,7 +175,8 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
               ? { built: result.right, failedAt: undefined, failedFor: undefined, rebuilding: false }
               : { ...s, failedAt: at, failedFor: fingerprint, rebuilding: false }
           )
-          if (result._tag === "Left") yield* Effect.logWarning(`memory: episode index rebuild failed (retried in 30 s): ${result.left.message}`)
+          if (result._tag === "Left")
+            yield* Effect.logWarning(`memory: episode index rebuild failed (retried in 30 s): ${result.left.message}`)
           return (yield* Ref.get(state)).built
         })
 

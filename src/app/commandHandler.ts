@@ -45,24 +45,36 @@ export const handleCommand = <S, E, Err, R, RP = never>(
     const attempt = Effect.flatMap(store.load(stream, codec), (loaded) => {
       const announced = publish !== undefined && loaded.recorded.length > 0 ? publish(loaded.recorded) : Effect.void
       if (expectedVersion !== undefined && loaded.version !== expectedVersion)
-        return Effect.zipRight(announced, Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version })))
+        return Effect.zipRight(
+          announced,
+          Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))
+        )
       // stamped after loading, so the command's time follows anything the load itself recorded
       return Effect.zipRight(
         announced,
         Effect.flatMap(nowIso, (at) =>
-          Effect.flatMap(decide(loaded.state, at), (events): Effect.Effect<Handled<S, E>, VersionConflict | StoreError, RP> =>
-            events.length === 0
-              ? Effect.succeed({ events, state: loaded.state })
-              : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
-                  Effect.as(publish === undefined ? Effect.void : publish([appended.batch]), { events, state: appended.state })
-                )
+          Effect.flatMap(
+            decide(loaded.state, at),
+            (events): Effect.Effect<Handled<S, E>, VersionConflict | StoreError, RP> =>
+              events.length === 0
+                ? Effect.succeed({ events, state: loaded.state })
+                : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
+                    Effect.as(publish === undefined ? Effect.void : publish([appended.batch]), {
+                      events,
+                      state: appended.state
+                    })
+                  )
           )
         )
       )
     })
     const conflicts = store.retry?.conflict ?? conflictRetry
     const raced =
-      expectedVersion !== undefined ? attempt : attempt.pipe(Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflicts, while: isConflict }))))
+      expectedVersion !== undefined
+        ? attempt
+        : attempt.pipe(
+            Effect.catchIf(isConflict, () => attempt.pipe(Effect.retry({ schedule: conflicts, while: isConflict })))
+          )
     const unavailable = store.retry?.unavailable
     return unavailable === undefined ? raced : raced.pipe(Effect.retry({ schedule: unavailable, while: isUnavailable }))
   })

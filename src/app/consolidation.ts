@@ -13,7 +13,10 @@ import { CapConsolidation } from "./CapConsolidation.js"
 import { Settings } from "./Settings.js"
 
 /** Consolidation needs a model and `llm_consolidate`; the spec's message for both. */
-export class ConsolidationUnavailable extends Schema.TaggedError<ConsolidationUnavailable>()("ConsolidationUnavailable", {}) {
+export class ConsolidationUnavailable extends Schema.TaggedError<ConsolidationUnavailable>()(
+  "ConsolidationUnavailable",
+  {}
+) {
   override get message() {
     return "memory: consolidation requires LLM client"
   }
@@ -48,7 +51,10 @@ const answerBudget = (entries: ReadonlyArray<string>) => Math.min(8192, Math.cei
  * only to the exact version it saw, after the decider's scan, coverage and cap checks. Any failure leaves the file
  * as it was.
  */
-export const consolidateFacts = Effect.fn("consolidateFacts")(function* (target: Target, trigger: ConsolidationTrigger) {
+export const consolidateFacts = Effect.fn("consolidateFacts")(function* (
+  target: Target,
+  trigger: ConsolidationTrigger
+) {
   const config = yield* Settings
   if (!config.enabled) return yield* Effect.fail(new MemoryDisabled())
   const llm = yield* Llm
@@ -58,17 +64,34 @@ export const consolidateFacts = Effect.fn("consolidateFacts")(function* (target:
   if (before.length <= 1) return { kind: "nothing", target, count: before.length } satisfies ConsolidationOutcome
   const prompt = consolidationPrompt(target, before)
   const answer = yield* llm
-    .complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: answerBudget(before), json: true })
-    .pipe(during(`consolidating ${target}: waiting for the model (${llm.info.model})`), Effect.mapError((e) => new ConsolidationLlmFailed({ detail: e.message })))
+    .complete({
+      system: prompt.system,
+      messages: [{ role: "user", content: prompt.user }],
+      maxTokens: answerBudget(before),
+      json: true
+    })
+    .pipe(
+      during(`consolidating ${target}: waiting for the model (${llm.info.model})`),
+      Effect.mapError((e) => new ConsolidationLlmFailed({ detail: e.message }))
+    )
   const entries = normaliseConsolidation(yield* parseConsolidation(answer), before.length)
   // `[]` or `[""]` is the model declining: a successful no-op, as in the spec.
   if (entries.length === 0) return { kind: "unchanged", target, count: before.length } satisfies ConsolidationOutcome
   const result = yield* execute(
     target,
-    decided((at) => ({ _tag: "ApplyConsolidation", target, snapshot: before, entries, trigger, model: llm.info.model, at })),
+    decided((at) => ({
+      _tag: "ApplyConsolidation",
+      target,
+      snapshot: before,
+      entries,
+      trigger,
+      model: llm.info.model,
+      at
+    })),
     snapshot.version
   ).pipe(Effect.catchTag("VersionConflict", () => Effect.fail(new ConsolidationConflict({ target }))))
-  if (result.events.length === 0) return { kind: "unchanged", target, count: before.length } satisfies ConsolidationOutcome
+  if (result.events.length === 0)
+    return { kind: "unchanged", target, count: before.length } satisfies ConsolidationOutcome
   return {
     kind: "consolidated",
     target,
@@ -123,7 +146,9 @@ interface CapState {
  * one runs, a per-target cooldown stamped only after a successful pass. Best effort: failures are logged, never
  * surfaced to the write that crossed the threshold.
  */
-export const makeCapConsolidationLayer = (options: { readonly cooldown?: Duration.DurationInput; readonly drainTimeout?: Duration.DurationInput } = {}) =>
+export const makeCapConsolidationLayer = (
+  options: { readonly cooldown?: Duration.DurationInput; readonly drainTimeout?: Duration.DurationInput } = {}
+) =>
   Layer.scoped(
     CapConsolidation,
     Effect.gen(function* () {
@@ -139,7 +164,10 @@ export const makeCapConsolidationLayer = (options: { readonly cooldown?: Duratio
       const capOf = (t: Target) => (t === "user" ? config.factsLimitUser : config.factsLimitEnv)
 
       const coolingDown = (t: Target) =>
-        Effect.map(Effect.zip(Clock.currentTimeMillis, Ref.get(state)), ([now, s]) => now < (s.cooldownUntil[t] ?? -Infinity))
+        Effect.map(
+          Effect.zip(Clock.currentTimeMillis, Ref.get(state)),
+          ([now, s]) => now < (s.cooldownUntil[t] ?? -Infinity)
+        )
 
       const service = (t: Target) =>
         Effect.gen(function* () {
@@ -165,7 +193,9 @@ export const makeCapConsolidationLayer = (options: { readonly cooldown?: Duratio
             yield* service(next.value)
             next = yield* Ref.modify(state, (s): [Option.Option<Target>, CapState] => {
               const [head, ...rest] = s.pending
-              return head === undefined ? [Option.none(), { ...s, running: false }] : [Option.some(head), { ...s, pending: rest }]
+              return head === undefined
+                ? [Option.none(), { ...s, running: false }]
+                : [Option.some(head), { ...s, pending: rest }]
             })
           }
         })
@@ -179,8 +209,10 @@ export const makeCapConsolidationLayer = (options: { readonly cooldown?: Duratio
               ? [false, s.pending.includes(t) ? s : { ...s, pending: [...s.pending, t] }]
               : [true, { ...s, running: true }]
           )
-          // the pass itself stays interruptible (a fork inherits this region's status), so closing can cut a hung model short
-          if (start) yield* Effect.flatMap(Effect.forkIn(Effect.interruptible(work(t)), workers), (f) => Ref.set(current, f))
+          // the pass itself stays interruptible (a fork inherits this region's status), so closing can cut a hung model
+          // short
+          if (start)
+            yield* Effect.flatMap(Effect.forkIn(Effect.interruptible(work(t)), workers), (f) => Ref.set(current, f))
         }).pipe(Effect.uninterruptible)
 
       const drain = (timeout: Duration.DurationInput) =>

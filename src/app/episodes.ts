@@ -41,7 +41,6 @@ export const loadEpisodes = Effect.fn("loadEpisodes")(function* () {
   return loaded
 })
 
-
 /** Load → decide → append → notify for the episode stream, re-decided when another writer got in between. */
 const execute = <R>(command: (state: EpisodeStoreState, at: string) => Effect.Effect<EpisodeCommand, never, R>) =>
   Effect.flatMap(Settings, (config) => {
@@ -59,18 +58,26 @@ const execute = <R>(command: (state: EpisodeStoreState, at: string) => Effect.Ef
  * The existing episode closest to `summary` (spec §4.5.2): a fresh fit on every full summary plus the new one,
  * best cosine strictly above 0. Any embedding failure is "no duplicate": a wrong dedup would delete an episode.
  */
-export const dedupProbe = Effect.fn("dedupProbe")(function* (episodes: ReadonlyArray<Episode>, sessionId: string, summary: string) {
+export const dedupProbe = Effect.fn("dedupProbe")(function* (
+  episodes: ReadonlyArray<Episode>,
+  sessionId: string,
+  summary: string
+) {
   const others = episodes.filter((e) => e.sessionId !== sessionId)
   if (others.length === 0) return undefined
   // the fit includes the new summary, as odek's does
-  const scores = yield* Effect.option(similaritiesOf(yield* Embedder, [...others.map((e) => e.summary), summary], summary))
+  const scores = yield* Effect.option(
+    similaritiesOf(yield* Embedder, [...others.map((e) => e.summary), summary], summary)
+  )
   if (scores._tag === "None") return undefined
   let best: { readonly index: number; readonly score: number } | undefined
   for (let index = 0; index < others.length; index++) {
     const score = scores.value[index]!
     if (best === undefined || score > best.score) best = { index, score }
   }
-  return best === undefined || !(best.score > 0) ? undefined : ({ sessionId: others[best.index]!.sessionId, similarity: best.score } satisfies DedupMatch)
+  return best === undefined || !(best.score > 0)
+    ? undefined
+    : ({ sessionId: others[best.index]!.sessionId, similarity: best.score } satisfies DedupMatch)
 })
 
 export interface NewEpisode {
@@ -86,13 +93,18 @@ export const storeEpisode = Effect.fn("storeEpisode")(function* (input: NewEpiso
   const config = yield* Settings
   const result = yield* execute((state, at) =>
     Effect.gen(function* () {
-      const match = config.episodeDedupThreshold > 0 ? yield* dedupProbe(state.episodes, input.sessionId, input.summary) : undefined
+      const match =
+        config.episodeDedupThreshold > 0 ? yield* dedupProbe(state.episodes, input.sessionId, input.summary) : undefined
       return { _tag: "StoreEpisode", ...input, match, at } satisfies EpisodeCommand
     })
   )
   const stored = result.events.find((e) => e._tag === "EpisodeStored")
   const dropped = result.events.find((e) => e._tag === "EpisodeDropped")
-  return { stored: stored !== undefined, dropped: dropped?._tag === "EpisodeDropped" ? dropped.duplicateOf : undefined, events: result.events }
+  return {
+    stored: stored !== undefined,
+    dropped: dropped?._tag === "EpisodeDropped" ? dropped.duplicateOf : undefined,
+    events: result.events
+  }
 })
 
 const simple = (make: (at: string) => EpisodeCommand) => execute((_, at) => Effect.succeed(make(at)))

@@ -18,10 +18,13 @@ import { endSession, recordMessages } from "./sessions.js"
 import type { Settings } from "./Settings.js"
 
 /** What the session and recall functions need of a memory. */
-export type MemoryServices = Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | EpisodeIndex | EpisodeSearch | Background
+export type MemoryServices =
+  Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | EpisodeIndex | EpisodeSearch | Background
 
 /** A scratch memory could not be set up (no temporary directory, a store that will not open). */
-export class ScratchUnavailable extends Schema.TaggedError<ScratchUnavailable>()("ScratchUnavailable", { text: Schema.String }) {
+export class ScratchUnavailable extends Schema.TaggedError<ScratchUnavailable>()("ScratchUnavailable", {
+  text: Schema.String
+}) {
   override get message() {
     return this.text
   }
@@ -33,7 +36,11 @@ export class ScratchUnavailable extends Schema.TaggedError<ScratchUnavailable>()
  */
 export class ScratchMemories extends Context.Tag("tmem/ScratchMemories")<
   ScratchMemories,
-  { readonly fresh: <A, E>(use: (zone: TrustZone) => Effect.Effect<A, E, MemoryServices>) => Effect.Effect<A, E | ScratchUnavailable> }
+  {
+    readonly fresh: <A, E>(
+      use: (zone: TrustZone) => Effect.Effect<A, E, MemoryServices>
+    ) => Effect.Effect<A, E | ScratchUnavailable>
+  }
 >() {}
 
 export interface EvalOptions {
@@ -84,11 +91,18 @@ const ingestSession = (c: Conversation, s: Conversation["sessions"][number], zon
   })
 
 /** One conversation in a memory of its own: every session ingested, then every question recalled and scored. */
-const evalConversation = (c: Conversation, label: string, zone: TrustZone, recall: (query: string) => Effect.Effect<Recalled, never, MemoryServices>) =>
+const evalConversation = (
+  c: Conversation,
+  label: string,
+  zone: TrustZone,
+  recall: (query: string) => Effect.Effect<Recalled, never, MemoryServices>
+) =>
   Effect.gen(function* () {
     const ingested: Array<Ingested> = []
     for (const [i, s] of c.sessions.entries()) {
-      const r = yield* elapsedMs(ingestSession(c, s, zone)).pipe(during(`${label}: ingesting session ${i + 1}/${c.sessions.length}`))
+      const r = yield* elapsedMs(ingestSession(c, s, zone)).pipe(
+        during(`${label}: ingesting session ${i + 1}/${c.sessions.length}`)
+      )
       ingested.push({ ms: r.ms, missing: r.value })
     }
     const results = yield* Effect.forEach(c.questions, (q) =>
@@ -112,18 +126,24 @@ const evalConversation = (c: Conversation, label: string, zone: TrustZone, recal
  */
 export const evaluateRecall = Effect.fn("evaluateRecall")(function* (dataset: Dataset, options: EvalOptions = {}) {
   const scratch = yield* ScratchMemories
-  const conversations = options.limitConversations === undefined ? dataset.conversations : dataset.conversations.slice(0, options.limitConversations)
+  const conversations =
+    options.limitConversations === undefined
+      ? dataset.conversations
+      : dataset.conversations.slice(0, options.limitConversations)
   const recall = options.recall ?? ((query: string) => recallDetailed(query))
   const ingested: Array<Ingested> = []
   const results: Array<QuestionResult> = []
   for (const [i, c] of conversations.entries()) {
-    const r = yield* scratch.fresh((zone) => evalConversation(c, `conversation ${i + 1}/${conversations.length} (${c.id})`, zone, recall))
+    const r = yield* scratch.fresh((zone) =>
+      evalConversation(c, `conversation ${i + 1}/${conversations.length} (${c.id})`, zone, recall)
+    )
     ingested.push(...r.ingested)
     results.push(...r.results)
   }
   const times = ingested.map((s) => s.ms)
   const withoutEpisode: Record<string, number> = {}
-  for (const s of ingested) if (s.missing !== undefined) withoutEpisode[s.missing] = (withoutEpisode[s.missing] ?? 0) + 1
+  for (const s of ingested)
+    if (s.missing !== undefined) withoutEpisode[s.missing] = (withoutEpisode[s.missing] ?? 0) + 1
   return {
     conversations: conversations.length,
     sessions: ingested.length,

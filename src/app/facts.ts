@@ -4,7 +4,14 @@ import { handleCommand } from "./commandHandler.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
-import { classifySimilarity, decideFact, DEFAULT_FACT_POLICY, type FactPolicy, mergeBlocker, mergeCandidate } from "../domain/facts/decider.js"
+import {
+  classifySimilarity,
+  decideFact,
+  DEFAULT_FACT_POLICY,
+  type FactPolicy,
+  mergeBlocker,
+  mergeCandidate
+} from "../domain/facts/decider.js"
 import { judgementPrompt, parseJudgement } from "../domain/llm/prompts.js"
 import { Llm } from "../ports/Llm.js"
 import { CapConsolidation } from "./CapConsolidation.js"
@@ -66,15 +73,16 @@ export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, i
   const llm = yield* Llm
   if (!llm.info.available) return undefined
   const prompt = judgementPrompt(existing, incoming)
-  const answer = yield* llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 4 }).pipe(
-    during(`asking the model (${llm.info.model}) whether to merge`),
-    // an add must not wait on a slow model (its own timeout and retries could add up to minutes)
-    Effect.timeoutOption(JUDGEMENT_TIMEOUT),
-    Effect.option
-  )
+  const answer = yield* llm
+    .complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 4 })
+    .pipe(
+      during(`asking the model (${llm.info.model}) whether to merge`),
+      // an add must not wait on a slow model (its own timeout and retries could add up to minutes)
+      Effect.timeoutOption(JUDGEMENT_TIMEOUT),
+      Effect.option
+    )
   return Option.isSome(answer) && Option.isSome(answer.value) ? parseJudgement(answer.value.value) : undefined
 })
-
 
 /**
  * Load → decide → append → notify, retried when another writer got in between. The probe (which may need the
@@ -83,14 +91,16 @@ export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, i
 export type Decide = (command: FactCommand, state: FactFileState) => Either.Either<ReadonlyArray<FactEvent>, FactError>
 
 /** A command for one state and instant; the plain case of `decision` below. */
-export const decided =
-  (command: (at: string) => FactCommand) =>
-  (state: FactFileState, at: string, decide: Decide) =>
-    Effect.succeed(decide(command(at), state))
+export const decided = (command: (at: string) => FactCommand) => (state: FactFileState, at: string, decide: Decide) =>
+  Effect.succeed(decide(command(at), state))
 
 export const execute = (
   target: Target,
-  decision: (state: FactFileState, at: string, decide: Decide) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder | Llm>,
+  decision: (
+    state: FactFileState,
+    at: string,
+    decide: Decide
+  ) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder | Llm>,
   expectedVersion?: number
 ) => {
   const stream = factStream(target)
@@ -130,14 +140,18 @@ export const addFact = handler(function* (target: Target, content: string) {
     // Ask the embedder only about a fact that would be stored: refused text (a credential, an injection) is
     // never sent to an embedding endpoint, and duplicates cost nothing. A cap refusal may still become a merge.
     const withoutProbe = decide(plain, state)
-    const worthProbing = Either.isRight(withoutProbe) ? withoutProbe.right.length > 0 : withoutProbe.left._tag === "CapExceeded"
+    const worthProbing = Either.isRight(withoutProbe)
+      ? withoutProbe.right.length > 0
+      : withoutProbe.left._tag === "CapExceeded"
     if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return Effect.succeed(withoutProbe)
     return Effect.flatMap(probeMerge(state.entries, trimmed, policy), (probe) => {
       // the decision ignores a probe in the add band, so the one already made stands
-      if (probe === undefined || classifySimilarity(probe.similarity, policy) === "add") return Effect.succeed(withoutProbe)
+      if (probe === undefined || classifySimilarity(probe.similarity, policy) === "add")
+        return Effect.succeed(withoutProbe)
       const existing = state.entries[probe.index]!
       // The model is not asked about a pair the gate keeps apart: its answer could not change the outcome.
-      const ask = classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined
+      const ask =
+        classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined
       return Effect.map(ask ? judge(existing, trimmed) : Effect.succeed(undefined), (judgement) =>
         decide({ ...plain, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
       )
@@ -163,12 +177,18 @@ export const replaceFact = handler(function* (
   content: string,
   expectedEntry?: string
 ) {
-  const result = yield* execute(target, decided((at) => ({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry })))
+  const result = yield* execute(
+    target,
+    decided((at) => ({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry }))
+  )
   return { entries: result.entries, content: trimSpace(content) }
 })
 
 export const removeFact = handler(function* (target: Target, oldText: string, expectedEntry?: string) {
-  const result = yield* execute(target, decided((at) => ({ _tag: "RemoveFact", target, oldText, at, expectedEntry })))
+  const result = yield* execute(
+    target,
+    decided((at) => ({ _tag: "RemoveFact", target, oldText, at, expectedEntry }))
+  )
   return { entries: result.entries }
 })
 
@@ -177,7 +197,11 @@ export const removeFact = handler(function* (target: Target, oldText: string, ex
  * `expectedVersion` (the version the editor opened), a file that changed meanwhile is a VersionConflict.
  */
 export const rewriteFacts = handler(function* (target: Target, text: string, expectedVersion?: number) {
-  const result = yield* execute(target, decided((at) => ({ _tag: "RewriteFacts", target, text, at })), expectedVersion)
+  const result = yield* execute(
+    target,
+    decided((at) => ({ _tag: "RewriteFacts", target, text, at })),
+    expectedVersion
+  )
   return { entries: result.entries, changed: result.events.length > 0 }
 })
 
@@ -194,7 +218,12 @@ export const capOf = (target: Target) => Effect.map(Settings, (c) => capFrom(c, 
 export const factStats = Effect.fn("factStats")(function* (target: Target) {
   const loaded = yield* loadFacts(target)
   const cap = yield* capOf(target)
-  return { target, used: usedBytes(loaded.state.entries), cap, entries: entryStats(loaded.state.entries) } satisfies FactStats
+  return {
+    target,
+    used: usedBytes(loaded.state.entries),
+    cap,
+    entries: entryStats(loaded.state.entries)
+  } satisfies FactStats
 })
 
 /** Both files' entries, as the prompt block and `read` show them. */

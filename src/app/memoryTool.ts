@@ -66,8 +66,7 @@ export type MemoryToolArgs = typeof MemoryToolArgs.Type
 
 /** What the tool returns, always as a JSON object; it never throws. */
 export type ToolResult =
-  | ({ readonly success: true } & Readonly<Record<string, unknown>>)
-  | { readonly success: false; readonly error: string }
+  ({ readonly success: true } & Readonly<Record<string, unknown>>) | { readonly success: false; readonly error: string }
 
 const failure = (error: string): ToolResult => ({ success: false, error })
 const success = (fields: Readonly<Record<string, unknown>>): ToolResult => ({ success: true, ...fields })
@@ -89,7 +88,7 @@ export const parseToolArgs = (json: string): Either.Either<MemoryToolArgs, strin
  */
 export const decodeToolArgs = (value: unknown): Either.Either<MemoryToolArgs, string> => {
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    return Either.left("invalid arguments: expected a JSON object such as {\"action\":\"stats\",\"target\":\"user\"}")
+    return Either.left('invalid arguments: expected a JSON object such as {"action":"stats","target":"user"}')
   return Schema.decodeUnknownEither(MemoryToolArgs, { errors: "first" })(value).pipe(
     Either.mapLeft((e) => {
       const issue = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
@@ -121,9 +120,11 @@ const requireTarget = (args: MemoryToolArgs, action: string): Either.Either<Targ
 const listed = (entries: ReadonlyArray<string>) => ({ entries: [...entries] })
 
 /** Asks the Approval port about a mutating call, showing the resource string of spec facts §4.3. */
-const approve = (subject: ApprovalSubject) => Effect.flatMap(Approval, (a) => a.approve({ action: subject.action, resource: approvalResource(subject) }))
+const approve = (subject: ApprovalSubject) =>
+  Effect.flatMap(Approval, (a) => a.approve({ action: subject.action, resource: approvalResource(subject) }))
 
-const notApproved = (action: string, target: string) => failure(`memory: ${action} on ${target} was not approved; nothing written`)
+const notApproved = (action: string, target: string) =>
+  failure(`memory: ${action} on ${target} was not approved; nothing written`)
 
 /**
  * The call decided on the current state without writing: the refusal the decider would make (a person is asked
@@ -135,7 +136,10 @@ const dryRun = (command: FactCommand, target: Target, oldText?: string) =>
     const { entries } = (yield* loadFacts(target)).state
     const r = decideFact(factPolicy(config))(command, { entries })
     const selected = oldText === undefined ? undefined : Either.getOrUndefined(selectEntry(entries, trimSpace(oldText)))
-    return { refused: Either.isLeft(r) ? r.left : undefined, entry: selected === undefined ? undefined : entries[selected] }
+    return {
+      refused: Either.isLeft(r) ? r.left : undefined,
+      entry: selected === undefined ? undefined : entries[selected]
+    }
   })
 
 /** One call of the unified `memory` tool with decoded arguments. */
@@ -149,11 +153,16 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         const target = requireTarget(args, "add")
         if (Either.isLeft(target)) return failure(target.left)
         // refusals the decider would make anyway are not put to a person (a cap refusal may still become a merge)
-        const { refused } = yield* dryRun({ _tag: "AddFact", target: target.right, content: args.content, at: "" }, target.right)
+        const { refused } = yield* dryRun(
+          { _tag: "AddFact", target: target.right, content: args.content, at: "" },
+          target.right
+        )
         if (refused !== undefined && refused._tag !== "CapExceeded") return failure(refused.message)
-        if (!(yield* approve({ action: "add", target: target.right, content: args.content }))) return notApproved("add", target.right)
+        if (!(yield* approve({ action: "add", target: target.right, content: args.content })))
+          return notApproved("add", target.right)
         const { outcome, entries } = yield* addFact(target.right, args.content)
-        const verb = outcome.kind === "merged" ? "merged into" : outcome.kind === "duplicate" ? "already in" : "added to"
+        const verb =
+          outcome.kind === "merged" ? "merged into" : outcome.kind === "duplicate" ? "already in" : "added to"
         return success({ message: `${verb} ${target.right}: ${preview(outcome.content)}`, ...listed(entries) })
       }
       case "replace": {
@@ -167,7 +176,15 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         )
         if (refused !== undefined) return failure(refused.message)
         // the person sees the entry old_text selects now; the change applies only if it is still that entry
-        if (!(yield* approve({ action: "replace", target: target.right, oldText: args.old_text, content: args.content, entry })))
+        if (
+          !(yield* approve({
+            action: "replace",
+            target: target.right,
+            oldText: args.old_text,
+            content: args.content,
+            entry
+          }))
+        )
           return notApproved("replace", target.right)
         const { entries, content } = yield* replaceFact(target.right, args.old_text, args.content, entry)
         return success({ message: `replaced in ${target.right}: ${preview(content)}`, ...listed(entries) })
@@ -176,11 +193,19 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         if (!args.old_text) return failure("old_text is required for remove")
         const target = requireTarget(args, "remove")
         if (Either.isLeft(target)) return failure(target.left)
-        const { refused, entry } = yield* dryRun({ _tag: "RemoveFact", target: target.right, oldText: args.old_text, at: "" }, target.right, args.old_text)
+        const { refused, entry } = yield* dryRun(
+          { _tag: "RemoveFact", target: target.right, oldText: args.old_text, at: "" },
+          target.right,
+          args.old_text
+        )
         if (refused !== undefined) return failure(refused.message)
-        if (!(yield* approve({ action: "remove", target: target.right, oldText: args.old_text, entry }))) return notApproved("remove", target.right)
+        if (!(yield* approve({ action: "remove", target: target.right, oldText: args.old_text, entry })))
+          return notApproved("remove", target.right)
         const { entries } = yield* removeFact(target.right, args.old_text, entry)
-        return success({ message: `removed from ${target.right} matching ${goQuote(args.old_text)}`, ...listed(entries) })
+        return success({
+          message: `removed from ${target.right} matching ${goQuote(args.old_text)}`,
+          ...listed(entries)
+        })
       }
       case "stats": {
         const target = requireTarget(args, "stats")
@@ -199,11 +224,14 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
       case "consolidate": {
         const target = requireTarget(args, "consolidate")
         if (Either.isLeft(target)) return failure(target.left)
-        if (!(yield* approve({ action: "consolidate", target: target.right }))) return notApproved("consolidate", target.right)
+        if (!(yield* approve({ action: "consolidate", target: target.right })))
+          return notApproved("consolidate", target.right)
         const outcome = yield* consolidateFacts(target.right, "tool")
         return success({
           message: describeOutcome(outcome),
-          ...(outcome.kind === "consolidated" ? { before: outcome.count, after: outcome.newCount, ...listed(outcome.entries) } : {})
+          ...(outcome.kind === "consolidated"
+            ? { before: outcome.count, after: outcome.newCount, ...listed(outcome.entries) }
+            : {})
         })
       }
       case "search": {
@@ -217,12 +245,16 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         // Fail closed: an unknown id reads as pending, so the answer never tells a quarantined episode from none.
         const episode = yield* findEpisode(id)
         if (episode === undefined || isPendingReview(episode.provenance))
-          return failure(`episode ${printable(id)} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`)
+          return failure(
+            `episode ${printable(id)} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`
+          )
         return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
       }
       default:
         return (ACTIONS as ReadonlyArray<string>).includes(args.action)
-          ? failure(`action ${goQuote(args.action)} needs extended memory (atoms), which this build does not include yet`)
+          ? failure(
+              `action ${goQuote(args.action)} needs extended memory (atoms), which this build does not include yet`
+            )
           : failure(`unknown action: ${goQuote(args.action)}`)
     }
   }).pipe(

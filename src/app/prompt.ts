@@ -38,7 +38,10 @@ export interface SystemMessage {
  */
 export const openPromptSession = Effect.fn("openPromptSession")(function* (sessionId: string | undefined) {
   const render = yield* freezeMemoryBlock()
-  return (turn: { readonly userMessage: string; readonly planSteps?: ReadonlyArray<{ readonly title: string; readonly status: string }> }) =>
+  return (turn: {
+    readonly userMessage: string
+    readonly planSteps?: ReadonlyArray<{ readonly title: string; readonly status: string }>
+  }) =>
     Effect.gen(function* () {
       const buffer = sessionId === undefined ? [] : yield* sessionBuffer(sessionId)
       const block = render(buffer)

@@ -18,7 +18,12 @@ import { loadEpisodes } from "./episodes.js"
 import { passagesOf, type Retrieved, retrieve } from "./retrieval.js"
 import { Settings } from "./Settings.js"
 
-const hitOf = (e: Episode, passages: ReadonlyArray<string> = []): EpisodeHit => ({ sessionId: e.sessionId, turns: e.turns, preview: previewOf(e), passages })
+const hitOf = (e: Episode, passages: ReadonlyArray<string> = []): EpisodeHit => ({
+  sessionId: e.sessionId,
+  turns: e.turns,
+  preview: previewOf(e),
+  passages
+})
 
 /** Most matching sentences shown under one recalled episode. */
 const PASSAGES_PER_EPISODE = 3
@@ -39,7 +44,12 @@ const withPassages = (hits: ReadonlyArray<Episode>, weights: ReadonlyMap<string,
     for (const [i, e] of chosen.entries()) {
       const share = Math.floor(left / (chosen.length - i))
       // each line also carries its indent and marker, which bestPassages does not count
-      const passages = yield* passagesOf(e, weights, share - (PASSAGE_LINE_OVERHEAD - 1) * PASSAGES_PER_EPISODE, PASSAGES_PER_EPISODE)
+      const passages = yield* passagesOf(
+        e,
+        weights,
+        share - (PASSAGE_LINE_OVERHEAD - 1) * PASSAGES_PER_EPISODE,
+        PASSAGES_PER_EPISODE
+      )
       left -= passages.reduce((n, p) => n + utf8Bytes(p) + PASSAGE_LINE_OVERHEAD, 0)
       out.push(hitOf(e, passages))
     }
@@ -72,13 +82,20 @@ export const recallDetailed = Effect.fn("recallDetailed")(function* (
   if (!config.enabled) return { episodes: [], block: "" } satisfies Recalled
   const found = yield* Effect.gen(function* () {
     const { state } = yield* loadEpisodes()
-    const { hits, weights } = yield* retrieve(state.episodes, recallQuery(latestUserMessage, planSteps), { limit: RECALL_KEEP, floor: config.recallFloor })
+    const { hits, weights } = yield* retrieve(state.episodes, recallQuery(latestUserMessage, planSteps), {
+      limit: RECALL_KEEP,
+      floor: config.recallFloor
+    })
     return yield* withPassages(
       hits.map((h) => h.episode),
       weights,
       config.recallBlockBytes
     )
-  }).pipe(Effect.catchAll((e) => Effect.as(Effect.logWarning(`memory: recall skipped: ${e.message}`), [] as ReadonlyArray<EpisodeHit>)))
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.as(Effect.logWarning(`memory: recall skipped: ${e.message}`), [] as ReadonlyArray<EpisodeHit>)
+    )
+  )
   return { episodes: found, block: formatEpisodeContext(found) } satisfies Recalled
 })
 
@@ -90,7 +107,9 @@ const llmRank = (query: string, items: ReadonlyArray<Episode>) =>
     if (!config.llmSearch || !llm.info.available || items.length === 0) return undefined
     const prompt = rankerPrompt(query, items.map(previewOf))
     const reply = yield* Effect.option(
-      llm.complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 256 }).pipe(during(`ranking with the model (${llm.info.model})`))
+      llm
+        .complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 256 })
+        .pipe(during(`ranking with the model (${llm.info.model})`))
     )
     if (Option.isNone(reply)) return undefined
     const ranking = parseRanking(reply.value, items.length)
@@ -120,7 +139,12 @@ export const searchEpisodes = Effect.fn("searchEpisodes")(function* (query: stri
   const found = yield* Effect.gen(function* () {
     const { state } = yield* loadEpisodes()
     return yield* retrieve(state.episodes, query, { limit: Math.max(4 * n, 20), floor: config.recallFloor })
-  }).pipe(Effect.orElseSucceed(() => ({ hits: [] as ReadonlyArray<Retrieved>, weights: new Map<string, number>() as ReadonlyMap<string, number> })))
+  }).pipe(
+    Effect.orElseSucceed(() => ({
+      hits: [] as ReadonlyArray<Retrieved>,
+      weights: new Map<string, number>() as ReadonlyMap<string, number>
+    }))
+  )
   const candidates = found.hits.map((h) => h.episode)
   if (candidates.length === 0) {
     const all = yield* rankedFullSearch(query)
@@ -129,6 +153,9 @@ export const searchEpisodes = Effect.fn("searchEpisodes")(function* (query: stri
   const ranked = yield* llmRank(query, candidates)
   const shown = (ranked ?? candidates).slice(0, n)
   const out: Array<EpisodeHit> = []
-  for (const e of shown) out.push(hitOf(e, yield* passagesOf(e, found.weights, SEARCH_PASSAGE_BYTES, 2).pipe(Effect.orElseSucceed(() => []))))
+  for (const e of shown)
+    out.push(
+      hitOf(e, yield* passagesOf(e, found.weights, SEARCH_PASSAGE_BYTES, 2).pipe(Effect.orElseSucceed(() => [])))
+    )
   return out
 })

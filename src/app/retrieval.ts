@@ -101,7 +101,13 @@ const recallableById = (episodes: ReadonlyArray<Episode>): ReadonlyMap<string, E
 const candidateCosines = (candidates: ReadonlyArray<Episode>, query: string) =>
   Effect.gen(function* () {
     if (candidates.length === 0) return []
-    const scores = yield* Effect.option(similaritiesOf(yield* Embedder, candidates.map((e) => e.summary), query))
+    const scores = yield* Effect.option(
+      similaritiesOf(
+        yield* Embedder,
+        candidates.map((e) => e.summary),
+        query
+      )
+    )
     if (scores._tag === "None") return []
     return candidates.map((e, i) => ({ sessionId: e.sessionId, score: scores.value[i]! }))
   })
@@ -136,10 +142,15 @@ const syncNow = (search: EpisodeSearch["Type"], episodes: ReadonlyArray<Episode>
  * `passagesOf`). `floor` is the share of the query's weight an episode's words must match, unless the embedder
  * alone puts it within VECTOR_FLOOR.
  */
-export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, options: { readonly limit: number; readonly floor: number }) =>
+export const retrieve = (
+  episodes: ReadonlyArray<Episode>,
+  query: string,
+  options: { readonly limit: number; readonly floor: number }
+) =>
   Effect.gen(function* () {
     const search = yield* EpisodeSearch
-    if (options.limit <= 0) return { hits: [] as ReadonlyArray<Retrieved>, weights: new Map<string, number>() as ReadonlyMap<string, number> }
+    if (options.limit <= 0)
+      return { hits: [] as ReadonlyArray<Retrieved>, weights: new Map<string, number>() as ReadonlyMap<string, number> }
     yield* syncSearch(episodes)
     const byId = recallableById(episodes)
     const lexical = (yield* search.search(query, CANDIDATES)).filter((m) => byId.has(m.id))
@@ -148,7 +159,12 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
     // it embeds just them (fitted on them: no index to load or rebuild when an episode arrives); an embedder of
     // meaning (http) searches the whole persisted index for what the words missed
     const vector = (
-      isCorpusFitted(embedder.space) ? yield* candidateCosines(lexical.map((m) => byId.get(m.id)!), query) : yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES)
+      isCorpusFitted(embedder.space)
+        ? yield* candidateCosines(
+            lexical.map((m) => byId.get(m.id)!),
+            query
+          )
+        : yield* (yield* EpisodeIndex).search(episodes, query, CANDIDATES)
     ).filter((h) => byId.has(h.sessionId))
     const fused = new Map<string, { score: number; coverage: number; cosine: number }>()
     const entry = (id: string) => {
@@ -172,15 +188,19 @@ export const retrieve = (episodes: ReadonlyArray<Episode>, query: string, option
       f.score += VECTOR_WEIGHT * Math.max(0, h.score)
       f.cosine = h.score
     }
-    const relevant = (f: { coverage: number; cosine: number }, floor: number) => f.coverage >= floor || f.cosine >= VECTOR_FLOOR
+    const relevant = (f: { coverage: number; cosine: number }, floor: number) =>
+      f.coverage >= floor || f.cosine >= VECTOR_FLOOR
     const ordered = [...fused].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1))
     // the floor decides whether the query is about anything remembered at all (its best answer must reach it);
     // once it is, the episodes after the best need only half of it
     const best = ordered.find(([, f]) => relevant(f, options.floor))
-    const hits: ReadonlyArray<Retrieved> = best === undefined ? [] : ordered
-      .filter(([, f]) => relevant(f, options.floor / 2))
-      .slice(0, options.limit)
-      .map(([id, f]) => ({ episode: byId.get(id)!, score: f.score }))
+    const hits: ReadonlyArray<Retrieved> =
+      best === undefined
+        ? []
+        : ordered
+            .filter(([, f]) => relevant(f, options.floor / 2))
+            .slice(0, options.limit)
+            .map(([id, f]) => ({ episode: byId.get(id)!, score: f.score }))
     return { hits, weights: hits.length === 0 ? new Map<string, number>() : yield* search.termWeights(query) }
   })
 

@@ -7,7 +7,9 @@ import { EventStore } from "../ports/EventStore.js"
 import { decided, execute } from "./facts.js"
 
 /** The pre- and post-image of a whole-file change, or undefined for events that change one entry. */
-const images = (e: FactEvent): { readonly before: ReadonlyArray<string>; readonly after: ReadonlyArray<string> } | undefined => {
+const images = (
+  e: FactEvent
+): { readonly before: ReadonlyArray<string>; readonly after: ReadonlyArray<string> } | undefined => {
   switch (e._tag) {
     case "FactsConsolidated":
     case "FactsRewritten":
@@ -29,7 +31,9 @@ export const revertible = Effect.fn("revertible")(function* (target: Target, ver
   const event = batch?.events[version - (batch.version - batch.events.length) - 1]
   if (batch === undefined || event === undefined)
     return yield* Effect.fail(
-      new RevertRefused({ text: `memory: ${target} has no version ${version} (latest is ${latest}); list versions with tmem events` })
+      new RevertRefused({
+        text: `memory: ${target} has no version ${version} (latest is ${latest}); list versions with tmem events`
+      })
     )
   const image = images(event)
   if (image === undefined) {

@@ -1,7 +1,15 @@
 import { DateTime, Effect, Either, Option, Schema } from "effect"
 import { during } from "../ports/Progress.js"
 import { handleCommand } from "./commandHandler.js"
-import { combinedRequest, episodeRequest, factCandidates, factsRequest, parseCombinedReply, parseFactsReply, type RawFact } from "../domain/episodes/prompts.js"
+import {
+  combinedRequest,
+  episodeRequest,
+  factCandidates,
+  factsRequest,
+  parseCombinedReply,
+  parseFactsReply,
+  type RawFact
+} from "../domain/episodes/prompts.js"
 import { validSessionId } from "../domain/episodes/sessionId.js"
 import { GUARD_SOURCE, type SummarySource } from "../domain/episodes/store.js"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
@@ -12,8 +20,21 @@ import type { LlmRequestText } from "../domain/llm/prompts.js"
 import { scanForWrite } from "../domain/scan/index.js"
 import { bufferLine, type BufferRole } from "../domain/sessions/buffer.js"
 import type { ChatMessage, TrustZone } from "../domain/sessions/message.js"
-import { deriveSessionProvenance, type EpisodeProvenance, episodeTaintSources, toolEffect, UNKNOWN_PROVENANCE } from "../domain/sessions/provenance.js"
-import { episodeUntrusted, type SessionCommand, SessionError, type SessionEvent, type SessionState, userTurns } from "../domain/sessions/session.js"
+import {
+  deriveSessionProvenance,
+  type EpisodeProvenance,
+  episodeTaintSources,
+  toolEffect,
+  UNKNOWN_PROVENANCE
+} from "../domain/sessions/provenance.js"
+import {
+  episodeUntrusted,
+  type SessionCommand,
+  SessionError,
+  type SessionEvent,
+  type SessionState,
+  userTurns
+} from "../domain/sessions/session.js"
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
 import { Embedder } from "../ports/Embedder.js"
@@ -28,7 +49,9 @@ import { addFact } from "./facts.js"
 import { Settings } from "./Settings.js"
 
 /** A session id that cannot name a stream (and so no journal file). */
-export class InvalidSessionId extends Schema.TaggedError<InvalidSessionId>()("InvalidSessionId", { sessionId: Schema.String }) {
+export class InvalidSessionId extends Schema.TaggedError<InvalidSessionId>()("InvalidSessionId", {
+  sessionId: Schema.String
+}) {
   override get message() {
     return `memory: invalid session id ${JSON.stringify(this.sessionId)}: use lowercase letters, digits, "-", "_" and "." (e.g. 20260722-0f3c9a1b)`
   }
@@ -40,7 +63,6 @@ const streamOf = (sessionId: string) =>
     onSome: Effect.succeed
   })
 
-
 /** The session's state as recorded so far. */
 export const loadSession = Effect.fn("loadSession")(function* (sessionId: string) {
   const stream = yield* streamOf(sessionId)
@@ -49,7 +71,14 @@ export const loadSession = Effect.fn("loadSession")(function* (sessionId: string
 
 const executeSession = (sessionId: string, command: (at: string) => SessionCommand) =>
   Effect.flatMap(streamOf(sessionId), (stream) =>
-    Effect.map(handleCommand({ stream, codec: sessionCodec, decide: (state: SessionState, at: string) => decideSession(command(at), state) }), (r) => r.state)
+    Effect.map(
+      handleCommand({
+        stream,
+        codec: sessionCodec,
+        decide: (state: SessionState, at: string) => decideSession(command(at), state)
+      }),
+      (r) => r.state
+    )
   )
 
 /**
@@ -57,20 +86,34 @@ const executeSession = (sessionId: string, command: (at: string) => SessionComma
  * it (spec episodes §5.6). `buffer` names the Tier 2 role when the message gets a buffer line: the user's input
  * (`user`) and the agent's final reply of a turn (`agent`).
  */
-export const recordMessage = Effect.fn("recordMessage")(function* (sessionId: string, message: ChatMessage, zone: TrustZone, buffer?: BufferRole) {
+export const recordMessage = Effect.fn("recordMessage")(function* (
+  sessionId: string,
+  message: ChatMessage,
+  zone: TrustZone,
+  buffer?: BufferRole
+) {
   const config = yield* Settings
   return yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at))
 })
 
 /** The command recording one message: its taint judged now, against the zone, with its Tier 2 line if it gets one. */
-const recordCommand = (config: MemoryConfig, zone: TrustZone, message: ChatMessage, buffer: BufferRole | undefined, at: string): SessionCommand => {
+const recordCommand = (
+  config: MemoryConfig,
+  zone: TrustZone,
+  message: ChatMessage,
+  buffer: BufferRole | undefined,
+  at: string
+): SessionCommand => {
   const time = DateTime.toParts(DateTime.unsafeMake(at))
   return {
     _tag: "RecordMessage",
     message,
     taintSources: episodeTaintSources([message], zone),
     effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
-    bufferLine: buffer !== undefined && config.bufferEnabled ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content) : undefined,
+    bufferLine:
+      buffer !== undefined && config.bufferEnabled
+        ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content)
+        : undefined,
     bufferCapacity: config.bufferLines,
     at
   }
@@ -142,7 +185,9 @@ export type ExtractionOutcome =
 
 const ask = (r: LlmRequestText, maxTokens: number) =>
   Effect.flatMap(Llm, (llm) =>
-    llm.complete({ system: r.system, messages: [{ role: "user", content: r.user }], maxTokens, json: false }).pipe(during(`summarising the session: waiting for the model (${llm.info.model})`))
+    llm
+      .complete({ system: r.system, messages: [{ role: "user", content: r.user }], maxTokens, json: false })
+      .pipe(during(`summarising the session: waiting for the model (${llm.info.model})`))
   )
 
 /**
@@ -170,11 +215,14 @@ const summarise = (messages: ReadonlyArray<ChatMessage>, wantEpisode: boolean, w
       const reply = yield* Effect.either(ask(episodeRequest(transcript), 512))
       if (Either.isRight(reply)) summary = reply.right
       else {
-        yield* Effect.logWarning(`memory: episode extraction fell back to the extractive summary: ${reply.left.message}`)
+        yield* Effect.logWarning(
+          `memory: episode extraction fell back to the extractive summary: ${reply.left.message}`
+        )
         ;[summary, source] = [extractiveSummary(messages), "extractive"]
       }
     }
-    if (wantFacts) facts = parseFactsReply(Option.getOrElse(yield* Effect.option(ask(factsRequest(transcript), 512)), () => ""))
+    if (wantFacts)
+      facts = parseFactsReply(Option.getOrElse(yield* Effect.option(ask(factsRequest(transcript), 512)), () => ""))
     return { summary, source, facts }
   })
 
@@ -200,23 +248,34 @@ export const extractSession = Effect.fn("extractSession")(function* (
   zone: TrustZone,
   known?: EpisodeProvenance
 ) {
-  // refused before anything else, the model above all: the transcript must not leave for a session that cannot be stored
+  // refused before anything else, the model above all: the transcript must not leave for a session that cannot be
+  // stored
   if (!validSessionId(sessionId)) return yield* Effect.fail(new InvalidSessionId({ sessionId }))
   const config = yield* Settings
   const turns = userTurns(session)
   const skip = skipReason(config, session)
   if (skip !== undefined) return { kind: "skipped", reason: skip } satisfies ExtractionOutcome
-  const provenance = known ?? deriveSessionProvenance({ messages: session.messages, episodeUntrusted: episodeUntrusted(session) }, zone)
+  const provenance =
+    known ?? deriveSessionProvenance({ messages: session.messages, episodeUntrusted: episodeUntrusted(session) }, zone)
   const wantFacts = config.extractFacts && provenance.untrusted !== true
   const { summary, source, facts } = yield* summarise(session.messages, config.extractOnEnd, wantFacts)
   for (const f of factCandidates(facts)) yield* Effect.ignore(addFact(f.target, f.content))
   if (summary === undefined) return { kind: "skipped", reason: "extract_on_end is off" } satisfies ExtractionOutcome
   const text = trimSpace(summary)
-  if (text === "" || isDecline(text) || !looksLikeEpisode(text)) return { kind: "declined", reply: text } satisfies ExtractionOutcome
+  if (text === "" || isDecline(text) || !looksLikeEpisode(text))
+    return { kind: "declined", reply: text } satisfies ExtractionOutcome
   const guarded: EpisodeProvenance =
-    scanForWrite(text) === undefined ? provenance : { ...provenance, untrusted: true, sources: [...(provenance.sources ?? []), GUARD_SOURCE] }
+    scanForWrite(text) === undefined
+      ? provenance
+      : { ...provenance, untrusted: true, sources: [...(provenance.sources ?? []), GUARD_SOURCE] }
   const r = yield* storeEpisode({ sessionId, summary: text, turns, provenance: guarded, source })
-  return { kind: "episode", source, stored: r.stored, droppedAsDuplicateOf: r.dropped, provenance: guarded } satisfies ExtractionOutcome
+  return {
+    kind: "episode",
+    source,
+    stored: r.stored,
+    droppedAsDuplicateOf: r.dropped,
+    provenance: guarded
+  } satisfies ExtractionOutcome
 })
 
 /**
@@ -224,7 +283,10 @@ export const extractSession = Effect.fn("extractSession")(function* (
  * `assistant: …`): the episode is written like any other but untrusted, source `unknown_provenance` — with nothing
  * to judge the history by, it waits for a person (spec episodes §5.8).
  */
-export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* (sessionId: string, lines: ReadonlyArray<string>) {
+export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* (
+  sessionId: string,
+  lines: ReadonlyArray<string>
+) {
   const messages: ReadonlyArray<ChatMessage> = lines.map((l) => {
     const m = /^(user|assistant):\s?([\s\S]*)$/.exec(l)
     return m === null ? { role: "assistant", content: l } : { role: m[1] as "user" | "assistant", content: m[2]! }
@@ -243,7 +305,8 @@ export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* 
 const beginSessionEnd = (sessionId: string) =>
   Effect.gen(function* () {
     const current = yield* loadSession(sessionId)
-    if (current.state.ended) return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
+    if (current.state.ended)
+      return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
     // even the local (extractive) end is two writes, the session's end and then its episode: a crash between them
     // must leave the episode owed, not lost
     if (skipReason(yield* Settings, current.state) === undefined) yield* markExtractionPending(sessionId)
@@ -253,12 +316,15 @@ const beginSessionEnd = (sessionId: string) =>
 /** Records the end of the session (no more messages); returns its final state. */
 const closeSession = (sessionId: string) => executeSession(sessionId, (at) => ({ _tag: "EndSession", at }))
 
-/** The session-end work of an ended session: extraction (settling what it owed), then consolidation of both fact files. */
+/**
+ * The session-end work of an ended session: extraction (settling what it owed), then consolidation of both fact files.
+ */
 const finishSessionEnd = (sessionId: string, session: SessionState, zone: TrustZone) =>
   Effect.gen(function* () {
     const outcome = yield* extractSession(sessionId, session, zone)
     // an episode (stored or dropped) settles the owed work in the same batch; anything else settles it here
-    if (outcome.kind !== "episode") yield* settleExtraction(sessionId, outcome.kind === "skipped" ? `skipped: ${outcome.reason}` : "declined")
+    if (outcome.kind !== "episode")
+      yield* settleExtraction(sessionId, outcome.kind === "skipped" ? `skipped: ${outcome.reason}` : "declined")
     yield* consolidateAtSessionEnd(userTurns(session))
     return outcome
   })

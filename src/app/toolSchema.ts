@@ -49,11 +49,20 @@ export const memoryToolJsonSchema: JsonSchemaObject = {
       description: "search: what to look for in past episodes. view: the episode's session id."
     },
     atom_id: { type: "string", maxLength: FIELD_LIMIT, description: `Extended memory only: an atom's id. ${bounded}` },
-    pending_id: { type: "string", maxLength: FIELD_LIMIT, description: `Extended memory only: a pending review's id. ${bounded}` },
-    atom_type: { type: "string", maxLength: FIELD_LIMIT, description: `Extended memory only: the kind of atom. ${bounded}` },
+    pending_id: {
+      type: "string",
+      maxLength: FIELD_LIMIT,
+      description: `Extended memory only: a pending review's id. ${bounded}`
+    },
+    atom_type: {
+      type: "string",
+      maxLength: FIELD_LIMIT,
+      description: `Extended memory only: the kind of atom. ${bounded}`
+    },
     confidence: { type: "number", description: "Extended memory only: confidence in an atom, 0 to 1." }
   },
-  // No `additionalProperties: false`: the tool ignores unknown fields, and the schema says no more than the tool checks.
+  // No `additionalProperties: false`: the tool ignores unknown fields, and the schema says no more than the tool
+  // checks.
   required: ["action"]
 }
 

@@ -40,19 +40,27 @@ export class Embedder extends Context.Tag("tmem/Embedder")<
      */
     readonly fit?: (
       corpus: ReadonlyArray<string>
-    ) => Effect.Effect<(texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>, EmbedFailed>
+    ) => Effect.Effect<
+      (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed>,
+      EmbedFailed
+    >
     /**
      * The cosine of `query` to each corpus text, computed in the space directly rather than through vectors: exact
      * where the vectors are an estimate (the local spaces project onto D random rows), and far cheaper for one query
      * against a small corpus (the merge probe of every add). Optional: without it, callers compare `embed` vectors.
      */
-    readonly similarities?: (corpus: ReadonlyArray<string>, query: string) => Effect.Effect<ReadonlyArray<number>, EmbedFailed>
+    readonly similarities?: (
+      corpus: ReadonlyArray<string>,
+      query: string
+    ) => Effect.Effect<ReadonlyArray<number>, EmbedFailed>
   }
 >() {}
 
 /** `embedder.fit(corpus)`, or the equivalent made of `embed` for embedders without it. */
 export const fitted = (embedder: Embedder["Type"], corpus: ReadonlyArray<string>) =>
-  embedder.fit !== undefined ? embedder.fit(corpus) : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed(corpus, texts))
+  embedder.fit !== undefined
+    ? embedder.fit(corpus)
+    : Effect.succeed((texts: ReadonlyArray<string>) => embedder.embed(corpus, texts))
 
 /**
  * The cosine of `query` to each corpus text: `embedder.similarities` when it offers it, else the cosines of the
@@ -68,6 +76,10 @@ export const similaritiesOf = (
     : Effect.flatMap(embedder.embed(corpus, [...corpus, query]), (vectors) => {
         const q = vectors[corpus.length]
         return q === undefined || vectors.length !== corpus.length + 1
-          ? Effect.fail(new EmbedFailed({ text: `memory: the embedder returned ${vectors.length} vectors for ${corpus.length + 1} texts` }))
+          ? Effect.fail(
+              new EmbedFailed({
+                text: `memory: the embedder returned ${vectors.length} vectors for ${corpus.length + 1} texts`
+              })
+            )
           : Effect.succeed(vectors.slice(0, corpus.length).map((v) => cosine(q, v)))
       })

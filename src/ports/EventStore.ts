@@ -19,7 +19,15 @@ export class VersionConflict extends Schema.TaggedError<VersionConflict>()("Vers
  * `notFound` need a person; `invalid` is a request no store could serve (a bad stream name, a link where a file
  * belongs); `other` is anything else.
  */
-export const StoreFailure = Schema.Literal("unavailable", "conflict", "corrupt", "permission", "notFound", "invalid", "other")
+export const StoreFailure = Schema.Literal(
+  "unavailable",
+  "conflict",
+  "corrupt",
+  "permission",
+  "notFound",
+  "invalid",
+  "other"
+)
 export type StoreFailure = typeof StoreFailure.Type
 
 /** Storage failed (permissions, disk, a damaged journal). `text` is one line saying what and what to do. */

@@ -27,12 +27,16 @@ embedderContract("rp (odek's Go-compatible space)", Effect.succeed(RpEmbedder.la
 embedderContract(
   "http (an OpenAI-compatible embeddings API, scripted)",
   Effect.gen(function* () {
-    const server = yield* scriptedServer({ handler: (req) => ({ kind: "embeddings", vectors: inputsOf(req).map((t) => vectorFor(t, 8)) }) })
+    const server = yield* scriptedServer({
+      handler: (req) => ({ kind: "embeddings", vectors: inputsOf(req).map((t) => vectorFor(t, 8)) })
+    })
     const client = yield* undiciClient
-    const embedder = yield* HttpEmbedder.make({ ...DEFAULT_EMBEDDING, provider: "http", baseUrl: server.url, model: "scripted" }).pipe(
-      Effect.provideService(HttpClient.HttpClient, client),
-      Effect.orDie
-    )
+    const embedder = yield* HttpEmbedder.make({
+      ...DEFAULT_EMBEDDING,
+      provider: "http",
+      baseUrl: server.url,
+      model: "scripted"
+    }).pipe(Effect.provideService(HttpClient.HttpClient, client), Effect.orDie)
     return Layer.succeed(Embedder, embedder)
   })
 )
@@ -41,7 +45,10 @@ const tempDir = Effect.acquireRelease(
   Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "tmem-contract-"))),
   (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
 )
-derivedFilesContract("memory", Effect.sync(() => ({ layer: MemoryDerivedFiles.layer })))
+derivedFilesContract(
+  "memory",
+  Effect.sync(() => ({ layer: MemoryDerivedFiles.layer }))
+)
 derivedFilesContract(
   "disk",
   Effect.map(tempDir, (dir) => ({ layer: DiskDerivedFiles.layer({ dir }), reopen: DiskDerivedFiles.layer({ dir }) }))

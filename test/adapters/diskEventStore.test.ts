@@ -12,30 +12,41 @@ const at = "2026-01-01T00:00:00.000Z"
 const added = (content: string) => FactAdded.make({ target: "user", content, at })
 const codec = factCodec("user")
 
-const withStore = <A, E>(dir: string, f: (store: EventStore["Type"]) => Effect.Effect<A, E>, layer: Layer.Layer<EventStore> = diskLayer(dir)) =>
-  Effect.flatMap(EventStore, f).pipe(Effect.provide(layer))
+const withStore = <A, E>(
+  dir: string,
+  f: (store: EventStore["Type"]) => Effect.Effect<A, E>,
+  layer: Layer.Layer<EventStore> = diskLayer(dir)
+) => Effect.flatMap(EventStore, f).pipe(Effect.provide(layer))
 
-const journalLines = (dir: string) => fs.readFileSync(path.join(dir, "journal/facts/user.jsonl"), "utf8").split("\n").filter((l) => l !== "")
+const journalLines = (dir: string) =>
+  fs
+    .readFileSync(path.join(dir, "journal/facts/user.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
 const bumpMtime = (file: string) => {
   const later = new Date(Date.now() + 5_000)
   fs.utimesSync(file, later, later)
 }
 
 describe("DiskEventStore", () => {
-  it.scopedLive("writes odek-compatible files: entries joined by \\n§\\n, 0600 files, 0700 directories, no temp files", () =>
-    Effect.gen(function* () {
-      const dir = path.join(yield* tempDir, "mem")
-      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("Prefers dark mode"), added("Uses vim")], at))
-      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("Prefers dark mode\n§\nUses vim")
-      expect(fs.statSync(path.join(dir, "user.md")).mode & 0o777).toBe(0o600)
-      expect(fs.statSync(path.join(dir, "journal/facts/user.jsonl")).mode & 0o777).toBe(0o600)
-      expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
-      expect(fs.statSync(path.join(dir, "journal")).mode & 0o777).toBe(0o700)
-      expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
-      const line = JSON.parse(journalLines(dir)[0]!)
-      expect(Object.keys(line)).toEqual(["version", "at", "events", "projectionHash", "checksum"])
-      expect(line.version).toBe(2)
-    })
+  it.scopedLive(
+    "writes odek-compatible files: entries joined by \\n§\\n, 0600 files, 0700 directories, no temp files",
+    () =>
+      Effect.gen(function* () {
+        const dir = path.join(yield* tempDir, "mem")
+        yield* withStore(dir, (s) =>
+          s.append("facts/user", codec, 0, [added("Prefers dark mode"), added("Uses vim")], at)
+        )
+        expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("Prefers dark mode\n§\nUses vim")
+        expect(fs.statSync(path.join(dir, "user.md")).mode & 0o777).toBe(0o600)
+        expect(fs.statSync(path.join(dir, "journal/facts/user.jsonl")).mode & 0o777).toBe(0o600)
+        expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
+        expect(fs.statSync(path.join(dir, "journal")).mode & 0o777).toBe(0o700)
+        expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
+        const line = JSON.parse(journalLines(dir)[0]!)
+        expect(Object.keys(line)).toEqual(["version", "at", "events", "projectionHash", "checksum"])
+        expect(line.version).toBe(2)
+      })
   )
 
   it.scopedLive("imports an existing odek directory as one snapshot batch and keeps its content", () =>
@@ -62,7 +73,9 @@ describe("DiskEventStore", () => {
           throw new Error("simulated crash")
         }
       })
-      const crashed = yield* Effect.exit(withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at), crashing))
+      const crashed = yield* Effect.exit(
+        withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at), crashing)
+      )
       expect(crashed._tag).toBe("Failure")
       expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one")
       const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec))
@@ -90,15 +103,17 @@ describe("DiskEventStore", () => {
     })
   )
 
-  it.scopedLive("a hand edit made while a writer waited turns its append into a conflict instead of overwriting it", () =>
-    Effect.gen(function* () {
-      const dir = yield* tempDir
-      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
-      fs.writeFileSync(path.join(dir, "user.md"), "one, edited")
-      const r = yield* Effect.either(withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at)))
-      expect(Either.isLeft(r) && r.left._tag === "VersionConflict").toBe(true)
-      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one, edited")
-    })
+  it.scopedLive(
+    "a hand edit made while a writer waited turns its append into a conflict instead of overwriting it",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+        fs.writeFileSync(path.join(dir, "user.md"), "one, edited")
+        const r = yield* Effect.either(withStore(dir, (s) => s.append("facts/user", codec, 1, [added("two")], at)))
+        expect(Either.isLeft(r) && r.left._tag === "VersionConflict").toBe(true)
+        expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one, edited")
+      })
   )
 
   it.scopedLive("a person reverting the file to its previous content is recorded, not mistaken for a crash", () =>
@@ -145,26 +160,37 @@ describe("DiskEventStore", () => {
       const r = yield* Effect.either(withStore(dir, (s) => s.load("facts/user", codec)))
       expect(Either.isLeft(r)).toBe(true)
       if (Either.isLeft(r)) {
-        expect(r.left.message).toMatch(/^memory: journal\/facts\/user\.jsonl line 1 is damaged .*restore the journal from a backup/)
+        expect(r.left.message).toMatch(
+          /^memory: journal\/facts\/user\.jsonl line 1 is damaged .*restore the journal from a backup/
+        )
         expect(r.left.message).not.toContain("\n")
       }
       expect(fs.readFileSync(jp, "utf8")).toBe(before)
     })
   )
 
-  it.scopedLive("a hand edit that is not valid UTF-8 is not adopted: kept byte for byte beside the file, with an event", () =>
-    Effect.gen(function* () {
-      const dir = yield* tempDir
-      yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
-      const raw = Buffer.from([0x6f, 0x6e, 0x65, 0x0a, 0xc2, 0xa7, 0x0a, 0x62, 0xff, 0x61, 0x64])
-      fs.writeFileSync(path.join(dir, "user.md"), raw)
-      const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec)).pipe(Logger.withMinimumLogLevel(LogLevel.None))
-      expect(loaded.state.entries).toEqual(["one"])
-      expect(fs.readFileSync(path.join(dir, "user.md.rejected-v2")).equals(raw)).toBe(true)
-      expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one")
-      const event = loaded.recorded[0]!.events[0] as Extract<FactEvent, { _tag: "FactsEditRejected" }>
-      expect(event).toMatchObject({ _tag: "FactsEditRejected", reason: "it is not valid UTF-8", keptAs: "user.md.rejected-v2", bytes: raw.length })
-    })
+  it.scopedLive(
+    "a hand edit that is not valid UTF-8 is not adopted: kept byte for byte beside the file, with an event",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        yield* withStore(dir, (s) => s.append("facts/user", codec, 0, [added("one")], at))
+        const raw = Buffer.from([0x6f, 0x6e, 0x65, 0x0a, 0xc2, 0xa7, 0x0a, 0x62, 0xff, 0x61, 0x64])
+        fs.writeFileSync(path.join(dir, "user.md"), raw)
+        const loaded = yield* withStore(dir, (s) => s.load("facts/user", codec)).pipe(
+          Logger.withMinimumLogLevel(LogLevel.None)
+        )
+        expect(loaded.state.entries).toEqual(["one"])
+        expect(fs.readFileSync(path.join(dir, "user.md.rejected-v2")).equals(raw)).toBe(true)
+        expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("one")
+        const event = loaded.recorded[0]!.events[0] as Extract<FactEvent, { _tag: "FactsEditRejected" }>
+        expect(event).toMatchObject({
+          _tag: "FactsEditRejected",
+          reason: "it is not valid UTF-8",
+          keptAs: "user.md.rejected-v2",
+          bytes: raw.length
+        })
+      })
   )
 
   it.scopedLive("a deleted projection is restored from the journal", () =>
@@ -224,7 +250,11 @@ describe("DiskEventStore", () => {
       Effect.gen(function* () {
         const dir = yield* tempDir
         yield* withStore(dir, (mine) =>
-          Effect.forEach(Array.from({ length: 40 }, (_, i) => i), (i) => mine.append("facts/user", codec, i, [added(`fact ${i}`)], at), { discard: true })
+          Effect.forEach(
+            Array.from({ length: 40 }, (_, i) => i),
+            (i) => mine.append("facts/user", codec, i, [added(`fact ${i}`)], at),
+            { discard: true }
+          )
         )
         expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
         expect(fs.readFileSync(path.join(dir, "user.md"), "utf8").split("\n§\n")).toHaveLength(40)
@@ -259,11 +289,17 @@ describe("DiskEventStore", () => {
             yield* mine.append("facts/user", codec, 0, [added("one")], at)
             yield* mine.append("facts/user", codec, 1, [added("two")], at)
             yield* mine.load("facts/user", codec)
-            sameTimes(jp, () => fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"')))
+            sameTimes(jp, () =>
+              fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"'))
+            )
             const before = fs.readFileSync(jp)
             const loaded = yield* Effect.either(mine.load("facts/user", codec))
-            expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(/line 2 is damaged \(its checksum does not match its bytes\)/)
-            expect(Either.isLeft(loaded) && loaded.left._tag === "StoreError" ? loaded.left.reason : undefined).toBe("corrupt")
+            expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(
+              /line 2 is damaged \(its checksum does not match its bytes\)/
+            )
+            expect(Either.isLeft(loaded) && loaded.left._tag === "StoreError" ? loaded.left.reason : undefined).toBe(
+              "corrupt"
+            )
             const appended = yield* Effect.either(mine.append("facts/user", codec, 2, [added("three")], at))
             expect(Either.isLeft(appended) ? appended.left.message : "").toMatch(/line 2 is damaged/)
             expect(fs.readFileSync(jp).equals(before)).toBe(true)
@@ -285,43 +321,51 @@ describe("DiskEventStore", () => {
       expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs])
     }
 
-    it.scopedLive("sees a same-size hand edit of the file it wrote, with its timestamps put back to the nanosecond", () =>
-      Effect.gen(function* () {
-        const dir = yield* tempDir
-        const file = path.join(dir, "user.md")
-        yield* withStore(
-          dir,
-          (mine) =>
-            Effect.gen(function* () {
-              yield* mine.append("facts/user", codec, 0, [added("one"), added("two")], at)
-              yield* mine.load("facts/user", codec)
-              exactTimes(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
-              const loaded = yield* mine.load("facts/user", codec)
-              expect([loaded.version, loaded.state.entries]).toEqual([3, ["one", "twO"]])
-              const next = yield* mine.append("facts/user", codec, 3, [added("three")], at)
-              expect(next.state.entries).toEqual(["one", "twO", "three"])
-            }),
-          diskLayer(dir, { settleMs: 0 })
-        )
-        expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwO\n§\nthree")
-      })
+    it.scopedLive(
+      "sees a same-size hand edit of the file it wrote, with its timestamps put back to the nanosecond",
+      () =>
+        Effect.gen(function* () {
+          const dir = yield* tempDir
+          const file = path.join(dir, "user.md")
+          yield* withStore(
+            dir,
+            (mine) =>
+              Effect.gen(function* () {
+                yield* mine.append("facts/user", codec, 0, [added("one"), added("two")], at)
+                yield* mine.load("facts/user", codec)
+                exactTimes(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
+                const loaded = yield* mine.load("facts/user", codec)
+                expect([loaded.version, loaded.state.entries]).toEqual([3, ["one", "twO"]])
+                const next = yield* mine.append("facts/user", codec, 3, [added("three")], at)
+                expect(next.state.entries).toEqual(["one", "twO", "three"])
+              }),
+            diskLayer(dir, { settleMs: 0 })
+          )
+          expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwO\n§\nthree")
+        })
     )
 
-    it.scopedLive("sees a same-size change to the journal it wrote, with its timestamps put back to the nanosecond", () =>
-      Effect.gen(function* () {
-        const dir = yield* tempDir
-        const jp = path.join(dir, "journal/facts/user.jsonl")
-        yield* withStore(dir, (mine) =>
-          Effect.gen(function* () {
-            yield* mine.append("facts/user", codec, 0, [added("one")], at)
-            yield* mine.append("facts/user", codec, 1, [added("two")], at)
-            yield* mine.load("facts/user", codec)
-            exactTimes(jp, () => fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"')))
-            const loaded = yield* Effect.either(mine.load("facts/user", codec))
-            expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(/line 2 is damaged \(its checksum does not match its bytes\)/)
-          })
-        )
-      })
+    it.scopedLive(
+      "sees a same-size change to the journal it wrote, with its timestamps put back to the nanosecond",
+      () =>
+        Effect.gen(function* () {
+          const dir = yield* tempDir
+          const jp = path.join(dir, "journal/facts/user.jsonl")
+          yield* withStore(dir, (mine) =>
+            Effect.gen(function* () {
+              yield* mine.append("facts/user", codec, 0, [added("one")], at)
+              yield* mine.append("facts/user", codec, 1, [added("two")], at)
+              yield* mine.load("facts/user", codec)
+              exactTimes(jp, () =>
+                fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"'))
+              )
+              const loaded = yield* Effect.either(mine.load("facts/user", codec))
+              expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(
+                /line 2 is damaged \(its checksum does not match its bytes\)/
+              )
+            })
+          )
+        })
     )
 
     it.scopedLive("sees a same-size hand edit of the file it wrote, even with the old mtime put back", () =>

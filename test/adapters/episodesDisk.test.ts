@@ -36,7 +36,9 @@ describe("episode store on disk (odek's index.json and <id>.md as projections)",
       const dir = yield* tempDir
       yield* Effect.gen(function* () {
         yield* run(storeEp(1, true))
-        expect(fs.readFileSync(path.join(dir, `${ID(1)}.md`), "utf8")).toBe("The user asked to fix bug 1; the agent patched lexer.go and added tests.")
+        expect(fs.readFileSync(path.join(dir, `${ID(1)}.md`), "utf8")).toBe(
+          "The user asked to fix bug 1; the agent patched lexer.go and added tests."
+        )
         expect(fs.readFileSync(path.join(dir, "index.json"), "utf8")).toBe(
           JSON.stringify(
             [
@@ -55,11 +57,16 @@ describe("episode store on disk (odek's index.json and <id>.md as projections)",
         yield* run(storeEp(2))
         yield* run(storeEp(3)) // the cap of 2 evicts episode 1
         expect(fs.existsSync(path.join(dir, `${ID(1)}.md`))).toBe(false)
-        const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as Array<Record<string, unknown>>
+        const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as Array<
+          Record<string, unknown>
+        >
         expect(index.map((e) => e["session_id"])).toEqual([ID(3), ID(2)])
         expect(index[0]).toMatchObject({ extractive: true, provenance: {} })
         yield* run({ _tag: "PromoteEpisode", sessionId: ID(2), at: day(4) })
-        expect((JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as Array<{ provenance: object }>)[1]!.provenance).toEqual({ user_approved: true })
+        expect(
+          (JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8")) as Array<{ provenance: object }>)[1]!
+            .provenance
+        ).toEqual({ user_approved: true })
         expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
         expect(fs.statSync(path.join(dir, "index.json")).mode & 0o777).toBe(0o600)
       }).pipe(Effect.provide(diskLayer(dir)))
@@ -103,26 +110,34 @@ describe("episode store on disk (odek's index.json and <id>.md as projections)",
     })
   )
 
-  it.scopedLive("adopts an odek directory: valid entries with their full text; invalid ids and legacy entries as odek reads them", () =>
-    Effect.gen(function* () {
-      const dir = yield* tempDir
-      fs.writeFileSync(
-        path.join(dir, "index.json"),
-        JSON.stringify([
-          { session_id: "20260722-aa", turns: 5, created_at: "2026-07-22T10:11:12.123456789Z", summary: "preview a", provenance: { untrusted: true, sources: ["browser"] } },
-          { session_id: "20260721-bb", turns: 4, created_at: "2026-07-21T08:00:00Z", summary: "legacy preview b" },
-          { session_id: "../escape", turns: 9, created_at: "2026-07-20T00:00:00Z", summary: "never a file" },
-          { turns: 1 }
+  it.scopedLive(
+    "adopts an odek directory: valid entries with their full text; invalid ids and legacy entries as odek reads them",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        fs.writeFileSync(
+          path.join(dir, "index.json"),
+          JSON.stringify([
+            {
+              session_id: "20260722-aa",
+              turns: 5,
+              created_at: "2026-07-22T10:11:12.123456789Z",
+              summary: "preview a",
+              provenance: { untrusted: true, sources: ["browser"] }
+            },
+            { session_id: "20260721-bb", turns: 4, created_at: "2026-07-21T08:00:00Z", summary: "legacy preview b" },
+            { session_id: "../escape", turns: 9, created_at: "2026-07-20T00:00:00Z", summary: "never a file" },
+            { turns: 1 }
+          ])
+        )
+        fs.writeFileSync(path.join(dir, "20260722-aa.md"), "The user asked for A; the agent did A.")
+        const loaded = yield* load.pipe(Effect.provide(diskLayer(dir)))
+        expect(loaded.version).toBe(1)
+        expect(newestFirst(loaded.state.episodes).map((e) => [e.sessionId, e.summary, e.provenance])).toEqual([
+          ["20260722-aa", "The user asked for A; the agent did A.", { untrusted: true, sources: ["browser"] }],
+          ["20260721-bb", "legacy preview b", {}]
         ])
-      )
-      fs.writeFileSync(path.join(dir, "20260722-aa.md"), "The user asked for A; the agent did A.")
-      const loaded = yield* load.pipe(Effect.provide(diskLayer(dir)))
-      expect(loaded.version).toBe(1)
-      expect(newestFirst(loaded.state.episodes).map((e) => [e.sessionId, e.summary, e.provenance])).toEqual([
-        ["20260722-aa", "The user asked for A; the agent did A.", { untrusted: true, sources: ["browser"] }],
-        ["20260721-bb", "legacy preview b", {}]
-      ])
-      expect(fs.existsSync(path.join(dir, "journal", "episodes.jsonl"))).toBe(true)
-    })
+        expect(fs.existsSync(path.join(dir, "journal", "episodes.jsonl"))).toBe(true)
+      })
   )
 })

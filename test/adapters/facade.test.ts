@@ -81,13 +81,22 @@ describe("openMemory (the Promise facade)", () => {
 
   it("llm and embedder options configure the model and the embedder (bad ones are refused on one line)", async () => {
     await expect(openMemory({ dir: fresh(), llm: { base_url: "http://127.0.0.1:9/v1" } })).rejects.toMatchObject({
-      message: 'config: llm.model is required when llm.base_url is set (e.g. "llama3.1" for Ollama); fix it in the config file'
+      message:
+        'config: llm.model is required when llm.base_url is set (e.g. "llama3.1" for Ollama); fix it in the config file'
     })
-    const memory = await openMemory({ dir: fresh(), llm: { base_url: "http://127.0.0.1:9/v1", model: "m", max_retries: 0 } })
+    const memory = await openMemory({
+      dir: fresh(),
+      llm: { base_url: "http://127.0.0.1:9/v1", model: "m", max_retries: 0 }
+    })
     await memory.tool({ action: "add", target: "env", content: "a b" })
     await memory.tool({ action: "add", target: "env", content: "c d" })
     const r = await memory.tool({ action: "consolidate", target: "env" })
-    expect(r).toMatchObject({ success: false, error: expect.stringMatching(/^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/) })
+    expect(r).toMatchObject({
+      success: false,
+      error: expect.stringMatching(
+        /^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions/
+      )
+    })
     await memory.close()
   })
 
@@ -157,10 +166,15 @@ describe("openMemory (the Promise facade)", () => {
     for (const args of bad) {
       const viaObject = await memory.tool(args as never)
       const viaJson = await memory.tool(JSON.stringify(args))
-      expect(viaObject, JSON.stringify(args)).toEqual({ success: false, error: expect.stringMatching(/^invalid arguments: /) })
+      expect(viaObject, JSON.stringify(args)).toEqual({
+        success: false,
+        error: expect.stringMatching(/^invalid arguments: /)
+      })
       expect(viaObject).toEqual(viaJson)
     }
     await memory.close()
-    expect(fs.existsSync(path.join(dir, "user.md")) && fs.readFileSync(path.join(dir, "user.md"), "utf8") !== "").toBe(false)
+    expect(fs.existsSync(path.join(dir, "user.md")) && fs.readFileSync(path.join(dir, "user.md"), "utf8") !== "").toBe(
+      false
+    )
   })
 })

@@ -23,8 +23,20 @@ const startAdder = (args: ReadonlyArray<string>) => {
   let err = ""
   child.stdout.on("data", (d) => (out += d))
   child.stderr.on("data", (d) => (err += d))
-  const done = new Promise<number | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? -1 : null))))
-  return { child, done, stdout: () => out, acknowledged: () => out.split("\n").filter((l) => l.startsWith("ok ")).map((l) => Number(l.slice(3))), stderr: () => err }
+  const done = new Promise<number | null>((resolve) =>
+    child.on("close", (code, signal) => resolve(code ?? (signal ? -1 : null)))
+  )
+  return {
+    child,
+    done,
+    stdout: () => out,
+    acknowledged: () =>
+      out
+        .split("\n")
+        .filter((l) => l.startsWith("ok "))
+        .map((l) => Number(l.slice(3))),
+    stderr: () => err
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -40,7 +52,10 @@ const until = async (what: string, condition: () => boolean) => {
 const processState = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0]
 /** Warnings the store logs about repairs it made: collected, not printed, since the tests provoke them. */
 const warnings: Array<string> = []
-const quiet = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void warnings.push(String(message))))
+const quiet = Logger.replace(
+  Logger.defaultLogger,
+  Logger.make(({ message }) => void warnings.push(String(message)))
+)
 
 /** The state a fresh process sees, plus a replay of the journal, plus the projection bytes. */
 const inspect = (dir: string) =>
@@ -49,10 +64,20 @@ const inspect = (dir: string) =>
       const loaded = yield* loadFacts("env")
       const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/env", factCodec("env")))
       const codec = factCodec("env")
-      const replayed = foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events))
+      const replayed = foldEvents(
+        codec.evolve,
+        codec.initialState,
+        batches.flatMap((b) => b.events)
+      )
       const file = path.join(dir, "env.md")
       const projection = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
-      return { entries: loaded.state.entries, version: loaded.version, versions: batches.map((b) => b.version), replayed: renderEntries(replayed.entries), projection }
+      return {
+        entries: loaded.state.entries,
+        version: loaded.version,
+        versions: batches.map((b) => b.version),
+        replayed: renderEntries(replayed.entries),
+        projection
+      }
     }).pipe(Effect.provide(appLayer({ store: diskLayer(dir) })), Effect.provide(quiet))
   )
 
@@ -118,7 +143,10 @@ describe("several processes on one directory", () => {
       const dir = tempMemoryDir()
       dirs.push(dir)
       const stalled = startAdder([dir, "stalled", "6", mode])
-      await until("the writer to stop holding the lock", () => stalled.stdout().includes("stopping") && processState(stalled.child.pid!) === "T")
+      await until(
+        "the writer to stop holding the lock",
+        () => stalled.stdout().includes("stopping") && processState(stalled.child.pid!) === "T"
+      )
       const others = ["alpha", "bravo", "charlie"].map((p) => ({ p, run: startAdder([dir, p, "8"]) }))
       await until("the other writers to start", () => others.every((w) => w.run.stdout().startsWith("start")))
       // from now on they try to write; the holder stays stopped for longer than any staleness timeout (the old lock
@@ -153,7 +181,10 @@ describe("several processes on one directory", () => {
     expect(await crashing.done).toBe(-1)
     // the old lock was taken over only once 4 s old, so a writer allowed to wait 1 s failed
     await Effect.runPromise(
-      addFact("env", "Postgres listens on port 5433").pipe(Effect.provide(appLayer({ store: diskLayer(dir, { lockWaitMs: 1_000 }) })), Effect.provide(quiet))
+      addFact("env", "Postgres listens on port 5433").pipe(
+        Effect.provide(appLayer({ store: diskLayer(dir, { lockWaitMs: 1_000 }) })),
+        Effect.provide(quiet)
+      )
     )
     const state = await inspect(dir)
     expect(state.entries).toEqual(["crash fact 0", "Postgres listens on port 5433"])
@@ -194,7 +225,9 @@ describe("a person editing user.md while an agent writes", () => {
     dirs.push(dir)
     const file = path.join(dir, "user.md")
     fs.writeFileSync(file, "Prefers tabs")
-    const agent = spawn(process.execPath, ["--import", "tsx", TICKER, dir, "100000", "20"], { stdio: ["ignore", "pipe", "pipe"] })
+    const agent = spawn(process.execPath, ["--import", "tsx", TICKER, dir, "100000", "20"], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let out = ""
     agent.stdout.on("data", (d) => (out += d))
     const closed = new Promise((resolve) => agent.on("close", resolve))
@@ -203,35 +236,58 @@ describe("a person editing user.md while an agent writes", () => {
     agent.kill("SIGKILL")
     await closed
     await sleep(300) // the last save settles
-    const acknowledged = out.split("\n").filter((l) => l.startsWith("ok ")).map((l) => `agent fact ${l.slice(3)}`)
+    const acknowledged = out
+      .split("\n")
+      .filter((l) => l.startsWith("ok "))
+      .map((l) => `agent fact ${l.slice(3)}`)
 
     const { entries, events } = await Effect.runPromise(
       Effect.gen(function* () {
         const loaded = yield* loadFacts("user")
         const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user")))
         return { entries: loaded.state.entries, events: batches.flatMap((b) => b.events) }
-      }).pipe(Effect.provide(appLayer({ store: diskLayer(dir), config: { factsLimitUser: 1_000_000 } })), Effect.provide(Logger.remove(Logger.defaultLogger)))
+      }).pipe(
+        Effect.provide(appLayer({ store: diskLayer(dir), config: { factsLimitUser: 1_000_000 } })),
+        Effect.provide(Logger.remove(Logger.defaultLogger))
+      )
     )
     const edits = events.flatMap((e) => (e._tag === "FactsEditedExternally" ? [e] : []))
-    const kept = fs.readdirSync(dir).filter((n) => /^user\.md\.(rejected|edited)-v/.test(n)).map((n) => fs.readFileSync(path.join(dir, n), "utf8"))
+    const kept = fs
+      .readdirSync(dir)
+      .filter((n) => /^user\.md\.(rejected|edited)-v/.test(n))
+      .map((n) => fs.readFileSync(path.join(dir, n), "utf8"))
     const fullSaves = saves.map((s) => JSON.stringify(canonicalEntries(parseEntries(s))))
     const savesLost = saves.filter((_, n) => {
       const marker = `person marker ${n}`
-      return !entries.includes(marker) && !edits.some((e) => e.entries.includes(marker)) && !kept.some((k) => parseEntries(k).includes(marker))
+      return (
+        !entries.includes(marker) &&
+        !edits.some((e) => e.entries.includes(marker)) &&
+        !kept.some((k) => parseEntries(k).includes(marker))
+      )
     }).length
     // every recorded hand edit must be one of the person's full saves (an empty file is the middle of an in-place save)
     const halfSavesAdopted = edits.filter((e) => !fullSaves.includes(JSON.stringify(e.entries))).length
     const addsLost = acknowledged.filter((fact) => {
       const i = events.findIndex((e) => e._tag === "FactAdded" && e.content === fact)
       if (i < 0) return true
-      // gone from the file only if a recorded edit, made after it and holding one of the person's full saves, dropped it
+      // gone from the file only if a recorded edit, made after it and holding one of the person's full saves, dropped
+      // it
       const droppedByPerson = events
         .slice(i)
-        .some((e) => e._tag === "FactsEditedExternally" && e.previous.includes(fact) && !e.entries.includes(fact) && fullSaves.includes(JSON.stringify(e.entries)))
+        .some(
+          (e) =>
+            e._tag === "FactsEditedExternally" &&
+            e.previous.includes(fact) &&
+            !e.entries.includes(fact) &&
+            fullSaves.includes(JSON.stringify(e.entries))
+        )
       return !entries.includes(fact) && !droppedByPerson
     }).length
     const inFile = acknowledged.filter((f) => entries.includes(f)).length
-    if (process.env["TMEM_REPORT"]) process.stderr.write(`saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile}, edits recorded ${edits.length}\n`)
+    if (process.env["TMEM_REPORT"])
+      process.stderr.write(
+        `saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile}, edits recorded ${edits.length}\n`
+      )
     // the interesting region was reached: the agent wrote all along, and the person's saves were recorded as edits
     expect(acknowledged.length).toBeGreaterThan(30)
     expect(edits.length).toBeGreaterThan(20)

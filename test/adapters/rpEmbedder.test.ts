@@ -32,24 +32,30 @@ describe("RP embedder adapter", () => {
     )
     const reached = { same: 0, grown: 0, other: 0 }
     fc.assert(
-      fc.property(fc.array(text, { maxLength: 6 }), fc.array(fc.tuple(step, text), { minLength: 1, maxLength: 12 }), (start, steps) => {
-        const embedder = RpEmbedder.make(64)
-        let corpus = start
-        let previousQuery = ""
-        for (const [s, query] of steps) {
-          const before = corpus
-          if (s.kind === "append") corpus = [...corpus, s.t]
-          if (s.kind === "remove" && corpus.length > 0) corpus = corpus.filter((_, i) => i !== s.i % corpus.length)
-          if (s.kind === "edit" && corpus.length > 0) corpus = corpus.map((t, i) => (i === s.i % corpus.length ? s.t : t))
-          reached[corpus === before ? "same" : s.kind === "append" && before.length > 0 ? "grown" : "other"]++
-          // an earlier query may share tokens with a later entry: its vector must follow the corpus it is embedded against
-          const texts = [...corpus, query, previousQuery, ...before]
-          previousQuery = query
-          const got = Effect.runSync(embedder.embed(corpus, texts))
-          const model = fitRandomProjections(corpus, 64)
-          expect(got.map((v) => Array.from(v))).toEqual(texts.map((t) => Array.from(embedRp(model, t))))
+      fc.property(
+        fc.array(text, { maxLength: 6 }),
+        fc.array(fc.tuple(step, text), { minLength: 1, maxLength: 12 }),
+        (start, steps) => {
+          const embedder = RpEmbedder.make(64)
+          let corpus = start
+          let previousQuery = ""
+          for (const [s, query] of steps) {
+            const before = corpus
+            if (s.kind === "append") corpus = [...corpus, s.t]
+            if (s.kind === "remove" && corpus.length > 0) corpus = corpus.filter((_, i) => i !== s.i % corpus.length)
+            if (s.kind === "edit" && corpus.length > 0)
+              corpus = corpus.map((t, i) => (i === s.i % corpus.length ? s.t : t))
+            reached[corpus === before ? "same" : s.kind === "append" && before.length > 0 ? "grown" : "other"]++
+            // an earlier query may share tokens with a later entry: its vector must follow the corpus it is embedded
+            // against
+            const texts = [...corpus, query, previousQuery, ...before]
+            previousQuery = query
+            const got = Effect.runSync(embedder.embed(corpus, texts))
+            const model = fitRandomProjections(corpus, 64)
+            expect(got.map((v) => Array.from(v))).toEqual(texts.map((t) => Array.from(embedRp(model, t))))
+          }
         }
-      }),
+      ),
       { numRuns: 300 }
     )
     expect(Math.min(reached.same, reached.grown, reached.other)).toBeGreaterThan(100)
@@ -69,13 +75,19 @@ describe("weighted (local) embedder adapter: exact similarities", () => {
   const fresh = (corpus: ReadonlyArray<string>, query: string) => {
     const ids = new Map<string, number>()
     const idOf = (t: string) => ids.get(t) ?? (ids.set(t, ids.size), ids.size - 1)
-    return weightedSimilarities(corpus.map((t) => countTerms(weightedTerms(t), idOf)), countTerms(weightedTerms(query), idOf))
+    return weightedSimilarities(
+      corpus.map((t) => countTerms(weightedTerms(t), idOf)),
+      countTerms(weightedTerms(query), idOf)
+    )
   }
 
   it("one long-lived instance gives what a fresh computation gives, across more texts than its caches hold", () => {
     const embedder = WeightedEmbedder.make(256)
     // distinct texts past CACHE_LIMIT, so the term numbering and the counts are dropped and rebuilt on the way
-    const texts = Array.from({ length: CACHE_LIMIT + 200 }, (_, i) => `${WORDS[i % WORDS.length]} host-${i} ${WORDS[(i * 7) % WORDS.length]} port ${i % 97}`)
+    const texts = Array.from(
+      { length: CACHE_LIMIT + 200 },
+      (_, i) => `${WORDS[i % WORDS.length]} host-${i} ${WORDS[(i * 7) % WORDS.length]} port ${i % 97}`
+    )
     for (let i = 8; i < texts.length; i += 1 + (i % 5)) {
       const corpus = texts.slice(i - 8, i)
       expect(Effect.runSync(embedder.similarities!(corpus, texts[i]!))).toEqual(fresh(corpus, texts[i]!))

@@ -37,7 +37,14 @@ describe("scratch memories on disk", () => {
 
     let started: () => void = () => {}
     const running = new Promise<void>((resolve) => (started = resolve))
-    const fiber = Effect.runFork(withScratch(parent, () => Effect.zipRight(Effect.sync(() => started()), Effect.never)))
+    const fiber = Effect.runFork(
+      withScratch(parent, () =>
+        Effect.zipRight(
+          Effect.sync(() => started()),
+          Effect.never
+        )
+      )
+    )
     await running
     expect(fs.readdirSync(parent)).toHaveLength(1)
     await Effect.runPromise(Fiber.interrupt(fiber))
@@ -46,9 +53,21 @@ describe("scratch memories on disk", () => {
 
   it("work inside shows on the caller's Progress", async () => {
     const labels: Array<string> = []
-    const progress = Layer.succeed(Progress, Progress.of({ during: (label, effect) => Effect.zipRight(Effect.sync(() => labels.push(label)), effect) }))
+    const progress = Layer.succeed(
+      Progress,
+      Progress.of({
+        during: (label, effect) =>
+          Effect.zipRight(
+            Effect.sync(() => labels.push(label)),
+            effect
+          )
+      })
+    )
     await Effect.runPromise(
-      Effect.flatMap(Scratch, (s) => s.fresh(() => during("inside")(Effect.void))).pipe(Effect.provide(ScratchMemories.layer(DEFAULT_CONFIG, fresh())), Effect.provide(progress))
+      Effect.flatMap(Scratch, (s) => s.fresh(() => during("inside")(Effect.void))).pipe(
+        Effect.provide(ScratchMemories.layer(DEFAULT_CONFIG, fresh())),
+        Effect.provide(progress)
+      )
     )
     expect(labels).toEqual(["inside"])
   })

@@ -117,7 +117,11 @@ describe("cap-triggered consolidation (spec facts §6.3)", () => {
   it("closing stops waiting at the drain timeout when the model hangs (the pass is interrupted, nothing applied)", async () => {
     failures.push({ kind: "hang" })
     // the model's own timeout (60 s) is far beyond the drain: only an interrupting drain lets dispose return
-    const rt = scriptedRuntime(server, { config, cap: { cooldown: 600_000, drainTimeout: 50 }, llm: { timeoutSeconds: 60 } })
+    const rt = scriptedRuntime(server, {
+      config,
+      cap: { cooldown: 600_000, drainTimeout: 50 },
+      llm: { timeoutSeconds: 60 }
+    })
     for (const f of ENV) await rt.runPromise(addFact("env", f))
     while (chats(server).length === 0) await new Promise((r) => setTimeout(r, 10))
     await rt.dispose()

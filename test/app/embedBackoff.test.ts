@@ -8,7 +8,12 @@ import { appLayer } from "../support/app.js"
 import { scriptedEmbedder } from "../support/llm.js"
 
 let server: ScriptedServer
-beforeAll(async () => void (server = await startScriptedServer({ handler: (r) => ({ kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map(() => [1, 0]) }) })))
+beforeAll(
+  async () =>
+    void (server = await startScriptedServer({
+      handler: (r) => ({ kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map(() => [1, 0]) })
+    }))
+)
 afterAll(() => server.close())
 beforeEach(() => server.reset())
 
@@ -21,7 +26,9 @@ describe("embedding back-off", () => {
     server.enqueue({ kind: "status", status: 503 })
     expect(Either.isLeft(await embed("a"))).toBe(true)
     const during = await embed("b")
-    expect(Either.isLeft(during) && during.left.message).toMatch(/^embeddings: not retried for 1 s after: embeddings: .* returned status 503/)
+    expect(Either.isLeft(during) && during.left.message).toMatch(
+      /^embeddings: not retried for 1 s after: embeddings: .* returned status 503/
+    )
     expect(embeddings()).toBe(1)
     await new Promise((r) => setTimeout(r, 450))
     expect(Either.isRight(await embed("c"))).toBe(true)

@@ -24,7 +24,7 @@ let server: ScriptedServer
 // one dimension per distinct word: texts sharing words point the same way
 const vocabulary = new Map<string, number>()
 const vectorOf = (text: string) => {
-  const v = new Array<number>(64).fill(0)
+  const v = Array.from({ length: 64 }, () => 0)
   for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) {
     if (!vocabulary.has(w)) vocabulary.set(w, vocabulary.size % 64)
     v[vocabulary.get(w)!]! += 1
@@ -32,7 +32,9 @@ const vectorOf = (text: string) => {
   return v
 }
 beforeAll(async () => {
-  server = await startScriptedServer({ handler: (r) => ({ kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map(vectorOf) }) })
+  server = await startScriptedServer({
+    handler: (r) => ({ kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map(vectorOf) })
+  })
 })
 afterAll(() => server.close())
 beforeEach(() => server.reset())
@@ -41,35 +43,51 @@ const inputs = () => server.requests.map((r) => (r.body as { input: Array<string
 // the failures these tests provoke are logged as warnings: keep the run quiet
 const runtimeFor = (dir: string, embedder: Layer.Layer<Embedder> = scriptedEmbedder(server)) =>
   ManagedRuntime.make(
-    Layer.merge(Logger.minimumLogLevel(LogLevel.Error), Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
-      Layer.provide(DiskDerivedFiles.layer({ dir })),
-      Layer.provideMerge(
-        Layer.mergeAll(
-          diskLayer(dir),
-          embedder,
-          NoneLlm.layer,
-          Settings.layer({ ...DEFAULT_CONFIG, episodeDedupThreshold: 0 }),
-          Notifiers.silent
+    Layer.merge(
+      Logger.minimumLogLevel(LogLevel.Error),
+      Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
+        Layer.provide(DiskDerivedFiles.layer({ dir })),
+        Layer.provideMerge(
+          Layer.mergeAll(
+            diskLayer(dir),
+            embedder,
+            NoneLlm.layer,
+            Settings.layer({ ...DEFAULT_CONFIG, episodeDedupThreshold: 0 }),
+            Notifiers.silent
+          )
         )
       )
-    ))
+    )
   )
 
-const SUMMARIES = ["The agent fixed the lexer crash.", "The agent wrote deploy manifests.", "The agent documented the CLI."]
+const SUMMARIES = [
+  "The agent fixed the lexer crash.",
+  "The agent wrote deploy manifests.",
+  "The agent documented the CLI."
+]
 
 describe("persisted episode index (spec episodes §9)", () => {
   it("after a failed rebuild the backend is left alone for the same episodes, but a new episode retries at once", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
     try {
       const rt = runtimeFor(dir)
-      for (const [i, s] of SUMMARIES.entries()) await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+      for (const [i, s] of SUMMARIES.entries())
+        await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
       server.reset()
       server.enqueue({ kind: "status", status: 503 })
       // the rebuild failed: the words alone still find the episode (hybrid recall degrades to its lexical half)
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // backing off: no request at all
       expect(inputs()).toEqual([3])
-      await rt.runPromise(storeEpisode({ sessionId: "e3", summary: "The agent tuned the cache.", turns: 3, provenance: {}, source: "llm" }))
+      await rt.runPromise(
+        storeEpisode({
+          sessionId: "e3",
+          summary: "The agent tuned the cache.",
+          turns: 3,
+          provenance: {},
+          source: "llm"
+        })
+      )
       server.reset()
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // fresh data, fresh attempt
       expect(inputs()[0]).toBe(4)
@@ -84,14 +102,23 @@ describe("persisted episode index (spec episodes §9)", () => {
     try {
       // as the live layer composes an http embedder: the whole-embedder back-off in front of it (default 30 s)
       const rt = runtimeFor(dir, withBackoff().pipe(Layer.provide(scriptedEmbedder(server))))
-      for (const [i, s] of SUMMARIES.entries()) await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+      for (const [i, s] of SUMMARIES.entries())
+        await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
       server.reset()
       server.enqueue({ kind: "status", status: 503 })
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // the lexical half alone
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // both back-offs hold: no request
       expect(inputs()).toEqual([3])
       // the server is back; a new episode is written: recall works now, not 30 s later
-      await rt.runPromise(storeEpisode({ sessionId: "e3", summary: "The agent tuned the cache.", turns: 3, provenance: {}, source: "llm" }))
+      await rt.runPromise(
+        storeEpisode({
+          sessionId: "e3",
+          summary: "The agent tuned the cache.",
+          turns: 3,
+          provenance: {},
+          source: "llm"
+        })
+      )
       expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
       await rt.dispose()
     } finally {
@@ -111,19 +138,32 @@ describe("persisted episode index (spec episodes §9)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
     try {
       const first = runtimeFor(dir)
-      for (const [i, s] of SUMMARIES.entries()) await first.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+      for (const [i, s] of SUMMARIES.entries())
+        await first.runPromise(
+          storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" })
+        )
       server.reset()
       expect(await first.runPromise(recallContext("lexer crash"))).toContain("[e0]")
       expect(inputs()).toEqual([3, 1]) // the rebuild's batch, then the query
       expect(fs.existsSync(path.join(dir, VECTORS_FILE))).toBe(true)
-      expect(JSON.parse(fs.readFileSync(path.join(dir, META_FILE), "utf8"))).toMatchObject({ corpus: expect.stringMatching(/^3:[0-9a-f]{16}$/) })
+      expect(JSON.parse(fs.readFileSync(path.join(dir, META_FILE), "utf8"))).toMatchObject({
+        corpus: expect.stringMatching(/^3:[0-9a-f]{16}$/)
+      })
       await first.dispose()
 
       server.reset()
       const second = runtimeFor(dir)
       expect(await second.runPromise(recallContext("lexer crash"))).toContain("[e0]")
       expect(inputs()).toEqual([1]) // only the query: the corpus came from the file
-      await second.runPromise(storeEpisode({ sessionId: "e3", summary: "The agent tuned the cache.", turns: 3, provenance: {}, source: "llm" }))
+      await second.runPromise(
+        storeEpisode({
+          sessionId: "e3",
+          summary: "The agent tuned the cache.",
+          turns: 3,
+          provenance: {},
+          source: "llm"
+        })
+      )
       server.reset()
       await second.dispose()
 
@@ -133,7 +173,10 @@ describe("persisted episode index (spec episodes §9)", () => {
       await third.dispose()
 
       // a meta from another embedding space is not used
-      fs.writeFileSync(path.join(dir, META_FILE), JSON.stringify({ fingerprint: "rp/256", corpus: "4:0000000000000000" }))
+      fs.writeFileSync(
+        path.join(dir, META_FILE),
+        JSON.stringify({ fingerprint: "rp/256", corpus: "4:0000000000000000" })
+      )
       server.reset()
       const fourth = runtimeFor(dir)
       await fourth.runPromise(recallContext("cache"))
@@ -144,4 +187,3 @@ describe("persisted episode index (spec episodes §9)", () => {
     }
   })
 })
-

@@ -44,7 +44,9 @@ const fakeRecall = (query: string): Effect.Effect<Recalled, never, MemoryService
     const all = yield* Effect.orDie(listEpisodes({ all: true }))
     seen.push(all.map((e) => `${e.sessionId}:${isRecallable(e.provenance) ? "recallable" : "pending"}:${e.source}`))
     if (query.includes("mercury")) return { episodes: [], block: "" }
-    const episodes = [...all].sort((a, b) => sessionNumberOf(b.sessionId)! - sessionNumberOf(a.sessionId)!).map((e) => ({ sessionId: e.sessionId, turns: e.turns, preview: "" }))
+    const episodes = [...all]
+      .sort((a, b) => sessionNumberOf(b.sessionId)! - sessionNumberOf(a.sessionId)!)
+      .map((e) => ({ sessionId: e.sessionId, turns: e.turns, preview: "" }))
     return { episodes, block: BLOCK }
   })
 
@@ -52,12 +54,23 @@ describe("evaluateRecall", () => {
   it("scores hit@k, answer-in-block and the unrelated query by hand-checkable ranks, per category", async () => {
     const opened = { n: 0 }
     seen.length = 0
-    const e = await Effect.runPromise(evaluateRecall(tiny, { recall: fakeRecall }).pipe(Effect.provide(scratch(opened))))
+    const e = await Effect.runPromise(
+      evaluateRecall(tiny, { recall: fakeRecall }).pipe(Effect.provide(scratch(opened)))
+    )
     // one new memory per conversation: the second sees only its own four sessions
     expect(opened.n).toBe(2)
-    expect(seen[0]).toEqual(["session-3:recallable:extractive", "session-2:recallable:extractive", "session-1:recallable:extractive"])
+    expect(seen[0]).toEqual([
+      "session-3:recallable:extractive",
+      "session-2:recallable:extractive",
+      "session-1:recallable:extractive"
+    ])
     expect(seen.at(-1)).toHaveLength(4)
-    expect(e).toMatchObject({ conversations: 2, sessions: 7, questions: 9, ingest: { episodes: 7, withoutEpisode: {} } })
+    expect(e).toMatchObject({
+      conversations: 2,
+      sessions: 7,
+      questions: 9,
+      ingest: { episodes: 7, withoutEpisode: {} }
+    })
     // ranks (highest session first): harbour 3,2,1,3 ; telescope 4 (evidence 1), 1 (evidence 1 and 4), 3, 2
     expect(e.recall.all).toEqual({
       questions: 8,
@@ -80,7 +93,12 @@ describe("evaluateRecall", () => {
 
   it("with per-turn recall: every session becomes a recallable episode and every question is answered", async () => {
     const e = await Effect.runPromise(evaluateRecall(tiny).pipe(Effect.provide(scratch({ n: 0 }))))
-    expect(e).toMatchObject({ conversations: 2, sessions: 7, questions: 9, ingest: { episodes: 7, withoutEpisode: {} } })
+    expect(e).toMatchObject({
+      conversations: 2,
+      sessions: 7,
+      questions: 9,
+      ingest: { episodes: 7, withoutEpisode: {} }
+    })
     const r = e.recall.all
     expect(r.hit1!).toBeLessThanOrEqual(r.hit3!)
     expect(r.hit3!).toBeLessThanOrEqual(r.hit5!)
@@ -89,17 +107,40 @@ describe("evaluateRecall", () => {
 
   it("--limit-conversations: only the first N; a session too short for an episode is counted with its reason", async () => {
     const first = tiny.conversations[0]!
-    const short: Dataset = { conversations: [{ ...first, sessions: [...first.sessions, { n: 9, date: "today", turns: [{ speaker: "Ada", text: "hi" }] }] }, tiny.conversations[1]!] }
+    const short: Dataset = {
+      conversations: [
+        { ...first, sessions: [...first.sessions, { n: 9, date: "today", turns: [{ speaker: "Ada", text: "hi" }] }] },
+        tiny.conversations[1]!
+      ]
+    }
     const opened = { n: 0 }
-    const e = await Effect.runPromise(evaluateRecall(short, { recall: fakeRecall, limitConversations: 1 }).pipe(Effect.provide(scratch(opened))))
+    const e = await Effect.runPromise(
+      evaluateRecall(short, { recall: fakeRecall, limitConversations: 1 }).pipe(Effect.provide(scratch(opened)))
+    )
     expect(opened.n).toBe(1)
-    expect(e).toMatchObject({ conversations: 1, sessions: 4, questions: 5, ingest: { episodes: 3, withoutEpisode: { "2 user turns, fewer than 3": 1 } } })
+    expect(e).toMatchObject({
+      conversations: 1,
+      sessions: 4,
+      questions: 5,
+      ingest: { episodes: 3, withoutEpisode: { "2 user turns, fewer than 3": 1 } }
+    })
   })
 
   it("shows ingest and recall progress per conversation on the Progress port", async () => {
     const labels: Array<string> = []
-    const progress = Layer.succeed(Progress, Progress.of({ during: (label, effect) => Effect.zipRight(Effect.sync(() => labels.push(label)), effect) }))
-    await Effect.runPromise(evaluateRecall(tiny, { recall: fakeRecall }).pipe(Effect.provide(scratch({ n: 0 })), Effect.provide(progress)))
+    const progress = Layer.succeed(
+      Progress,
+      Progress.of({
+        during: (label, effect) =>
+          Effect.zipRight(
+            Effect.sync(() => labels.push(label)),
+            effect
+          )
+      })
+    )
+    await Effect.runPromise(
+      evaluateRecall(tiny, { recall: fakeRecall }).pipe(Effect.provide(scratch({ n: 0 })), Effect.provide(progress))
+    )
     expect(labels).toEqual([
       "conversation 1/2 (harbour): ingesting session 1/3",
       "conversation 1/2 (harbour): ingesting session 2/3",

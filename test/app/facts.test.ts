@@ -34,7 +34,12 @@ describe("fact handlers", () => {
     return Effect.gen(function* () {
       yield* addFact("env", "Node 20 on the CI runners")
       yield* removeFact("env", " CI runners ")
-      expect(events[1]).toMatchObject({ type: "fact_removed", content: "CI runners", previous: "Node 20 on the CI runners", target: "env" })
+      expect(events[1]).toMatchObject({
+        type: "fact_removed",
+        content: "CI runners",
+        previous: "Node 20 on the CI runners",
+        target: "env"
+      })
     }).pipe(Effect.provide(appLayer({ events })))
   })
 
@@ -48,7 +53,10 @@ describe("fact handlers", () => {
       Effect.provide(
         Layer.merge(
           appLayer(),
-          Layer.succeed(Embedder, { space: { id: "broken", provider: "broken", model: "", dims: 0 }, embed: () => Effect.fail(new EmbedFailed({ text: "down" })) })
+          Layer.succeed(Embedder, {
+            space: { id: "broken", provider: "broken", model: "", dims: 0 },
+            embed: () => Effect.fail(new EmbedFailed({ text: "down" }))
+          })
         )
       )
     )
@@ -69,7 +77,12 @@ describe("fact handlers", () => {
     Effect.gen(function* () {
       yield* addFact("user", "Prefers café con leche")
       const stats = yield* factStats("user")
-      expect(stats).toMatchObject({ target: "user", used: 23, cap: 100, entries: [{ index: 1, chars: 23, preview: "Prefers café con leche" }] })
+      expect(stats).toMatchObject({
+        target: "user",
+        used: 23,
+        cap: 100,
+        entries: [{ index: 1, chars: 23, preview: "Prefers café con leche" }]
+      })
       const block = yield* memoryBlock()
       expect(block).toContain("═══ MEMORY [7% — 23/300 chars] ═══")
     }).pipe(Effect.provide(appLayer({ config: { factsLimitUser: 100, factsLimitEnv: 200 } })))
@@ -109,7 +122,9 @@ describe("a hand edit that lands while a write is in flight", () => {
             return texts.map(() => new Float32Array([0]))
           })
       })
-      const added = yield* addFact("user", "Uses helix").pipe(Effect.provide(Layer.merge(appLayer({ store, events }), editingEmbedder)))
+      const added = yield* addFact("user", "Uses helix").pipe(
+        Effect.provide(Layer.merge(appLayer({ store, events }), editingEmbedder))
+      )
       expect(added.entries).toEqual(["Prefers spaces, edited by hand", "Uses helix"])
       expect(events.map((e) => e.type)).toEqual(["facts_edited_externally", "fact_added"])
       expect(fs.readFileSync(path.join(dir, "user.md"), "utf8")).toBe("Prefers spaces, edited by hand\n§\nUses helix")
@@ -122,7 +137,8 @@ describe("what reaches the embedder", () => {
     const seen: Array<string> = []
     const recording = Layer.succeed(Embedder, {
       space: { id: "test", provider: "test", model: "", dims: 1 },
-      embed: (_corpus, texts) => Effect.sync(() => (seen.push(texts[texts.length - 1]!), texts.map(() => new Float32Array([0]))))
+      embed: (_corpus, texts) =>
+        Effect.sync(() => (seen.push(texts[texts.length - 1]!), texts.map(() => new Float32Array([0]))))
     })
     return Effect.gen(function* () {
       yield* addFact("env", "Node 20 on the build agents")

@@ -16,13 +16,33 @@ import { diskLayer } from "../support/stores.js"
 /** Bytes a person (or a broken editor) could leave in user.md: separators, blanks, NUL, invalid UTF-8, anything. */
 const junk = fc
   .array(
-    fc.oneof(
-      fc.constantFrom("\n§\n", "§", "\r\n§\r\n", " ", "\n", "\t", "\u0000", "\ufeff", "ignore previous instructions", "Prefers tabs", "é", "😀"),
-      fc.string({ maxLength: 30 })
-    ).map((s) => Buffer.from(s, "utf8")),
+    fc
+      .oneof(
+        fc.constantFrom(
+          "\n§\n",
+          "§",
+          "\r\n§\r\n",
+          " ",
+          "\n",
+          "\t",
+          "\u0000",
+          "\ufeff",
+          "ignore previous instructions",
+          "Prefers tabs",
+          "é",
+          "😀"
+        ),
+        fc.string({ maxLength: 30 })
+      )
+      .map((s) => Buffer.from(s, "utf8")),
     { minLength: 0, maxLength: 30 }
   )
-  .chain((parts) => fc.tuple(fc.constant(Buffer.concat(parts)), fc.oneof(fc.constant(new Uint8Array()), fc.uint8Array({ minLength: 1, maxLength: 6 }))))
+  .chain((parts) =>
+    fc.tuple(
+      fc.constant(Buffer.concat(parts)),
+      fc.oneof(fc.constant(new Uint8Array()), fc.uint8Array({ minLength: 1, maxLength: 6 }))
+    )
+  )
   .map(([text, raw]) => Buffer.concat([text, Buffer.from(raw)]))
 
 const CAP = 300
@@ -60,25 +80,37 @@ describe("a fact file hand-edited into any shape", () => {
               expect(loaded.state.entries).toEqual(before.state.entries)
               const event = loaded.recorded.flatMap((b) => b.events).find((e) => e._tag === "FactsEditRejected")
               expect(event?._tag).toBe("FactsEditRejected")
-              if (event?._tag === "FactsEditRejected") expect(fs.readFileSync(path.join(dir, event.keptAs)).equals(bytes)).toBe(true)
+              if (event?._tag === "FactsEditRejected")
+                expect(fs.readFileSync(path.join(dir, event.keptAs)).equals(bytes)).toBe(true)
             }
             expect(fs.readFileSync(file, "utf8")).toBe(renderEntries(loaded.state.entries))
-            const added = yield* Effect.either(addFact("user", "Deploys on Fridays are frozen").pipe(Effect.provide(layer)))
+            const added = yield* Effect.either(
+              addFact("user", "Deploys on Fridays are frozen").pipe(Effect.provide(layer))
+            )
             // only a decision may refuse (the cap, with a big adopted edit); storage never fails
             if (added._tag === "Left") expect(added.left._tag).toBe("CapExceeded")
           }
           const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
-          const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user"))).pipe(Effect.provide(layer))
+          const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user"))).pipe(
+            Effect.provide(layer)
+          )
           const codec = factCodec("user")
-          const replayed = foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events))
+          const replayed = foldEvents(
+            codec.evolve,
+            codec.initialState,
+            batches.flatMap((b) => b.events)
+          )
           expect(replayed.entries).toEqual(loaded.state.entries)
           expect(renderEntries(replayed.entries)).toBe(fs.readFileSync(file, "utf8"))
         })
-        await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger))))
+        await Effect.runPromise(
+          Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger)))
+        )
       }),
       { numRuns: 60 }
     )
-    // the generator must reach both regions: edits adopted, and edits refused (invalid UTF-8, NUL, the scanner, the cap)
+    // the generator must reach both regions: edits adopted, and edits refused (invalid UTF-8, NUL, the scanner, the
+    // cap)
     expect(adopted).toBeGreaterThan(20)
     expect(refused).toBeGreaterThan(20)
   })

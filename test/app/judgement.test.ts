@@ -15,12 +15,17 @@ let similarity = 0.5
 
 // Vectors chosen so that cos(existing, incoming) is exactly `similarity`.
 const vectorOf = (text: string): ReadonlyArray<number> =>
-  text === EXISTING ? [1, 0, 0] : text === INCOMING || text === DIFFERENT ? [similarity, Math.sqrt(1 - similarity * similarity), 0] : [0, 0, 1]
+  text === EXISTING
+    ? [1, 0, 0]
+    : text === INCOMING || text === DIFFERENT
+      ? [similarity, Math.sqrt(1 - similarity * similarity), 0]
+      : [0, 0, 1]
 
 beforeAll(async () => {
   server = await startScriptedServer({
     handler: (r) => {
-      if (r.path.endsWith("/embeddings")) return { kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map((t) => [...vectorOf(t)]) }
+      if (r.path.endsWith("/embeddings"))
+        return { kind: "embeddings", vectors: (r.body as { input: Array<string> }).input.map((t) => [...vectorOf(t)]) }
       return chatReply
     }
   })
@@ -33,9 +38,10 @@ beforeEach(() => {
 })
 
 const addPair = async (options: { llm?: boolean; incoming?: string } = {}) => {
-  const rt = options.llm === false
-    ? scriptedRuntime(server, { embedder: "http", llm: { provider: "none" } })
-    : scriptedRuntime(server, { embedder: "http" })
+  const rt =
+    options.llm === false
+      ? scriptedRuntime(server, { embedder: "http", llm: { provider: "none" } })
+      : scriptedRuntime(server, { embedder: "http" })
   await rt.runPromise(addFact("user", EXISTING))
   const r = await rt.runPromise(addFact("user", options.incoming ?? INCOMING))
   await rt.dispose()
@@ -47,7 +53,9 @@ describe("merge judgement band (DESIGN §5.2)", () => {
     const r = await addPair()
     expect(r.outcome).toMatchObject({ kind: "merged", content: `${EXISTING}. ${INCOMING}`, similarity: 0.5 })
     expect(chats(server)).toHaveLength(1)
-    expect(promptOf(chats(server)[0]!)).toBe(`Existing entry: ${JSON.stringify(EXISTING)}\nNew entry: ${JSON.stringify(INCOMING)}\nAnswer with one word: merge or add.`)
+    expect(promptOf(chats(server)[0]!)).toBe(
+      `Existing entry: ${JSON.stringify(EXISTING)}\nNew entry: ${JSON.stringify(INCOMING)}\nAnswer with one word: merge or add.`
+    )
   })
 
   for (const [what, reply] of [
@@ -102,7 +110,10 @@ describe("merge judgement band (DESIGN §5.2)", () => {
       similarity = s
       server.reset()
       const r = await addPair({ incoming: DIFFERENT })
-      expect(r.outcome).toMatchObject({ kind: "added", keptApart: { entry: EXISTING, reason: '"mode", "editors" would become "theme", "terminal"' } })
+      expect(r.outcome).toMatchObject({
+        kind: "added",
+        keptApart: { entry: EXISTING, reason: '"mode", "editors" would become "theme", "terminal"' }
+      })
       expect(r.outcome.kind === "added" && r.outcome.keptApart?.similarity).toBeCloseTo(s, 5)
       expect(r.entries).toEqual([EXISTING, DIFFERENT])
       expect(chats(server)).toHaveLength(0)

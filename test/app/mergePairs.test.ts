@@ -15,14 +15,18 @@ interface Pair {
   readonly incoming: string
 }
 
-const PAIRS: ReadonlyArray<Pair> = JSON.parse(fs.readFileSync(path.join(__dirname, "../fixtures/merge-pairs.json"), "utf8")).pairs
+const PAIRS: ReadonlyArray<Pair> = JSON.parse(
+  fs.readFileSync(path.join(__dirname, "../fixtures/merge-pairs.json"), "utf8")
+).pairs
 
 /**
  * Other entries a real file holds: the existing side of pairs of other templates and languages, including facts
  * that share words with the pair under test, so the closest entry is not always the right one.
  */
 const background = (pair: Pair, i: number) =>
-  PAIRS.filter((p, j) => j !== i && p.existing !== pair.existing && p.existing !== pair.incoming && p.incoming !== pair.incoming)
+  PAIRS.filter(
+    (p, j) => j !== i && p.existing !== pair.existing && p.existing !== pair.incoming && p.incoming !== pair.incoming
+  )
     .filter((_, j) => (j * 7 + i) % 29 === 0)
     .slice(0, 8)
     .map((p) => p.existing)
@@ -52,8 +56,13 @@ describe("merge-on-write on the labelled pair set (issue 10: merges never fold d
   // The gate alone, whatever the embedder: every different pair is kept apart, every restatement but a paraphrase
   // (a word replaced by a synonym, which the gate cannot tell from a replaced fact) may merge.
   it("the distinguishing-token gate alone keeps every different pair apart and lets every restatement but paraphrases through", () => {
-    const wrong = PAIRS.filter((p) => (mergeBlocker(p.existing, p.incoming) === undefined) !== (p.kind === "restatement" && p.style !== "paraphrase"))
-    expect(wrong.map((p) => `${p.kind} ${p.existing} | ${p.incoming}: ${mergeBlocker(p.existing, p.incoming)}`)).toEqual([])
+    const wrong = PAIRS.filter(
+      (p) =>
+        (mergeBlocker(p.existing, p.incoming) === undefined) !== (p.kind === "restatement" && p.style !== "paraphrase")
+    )
+    expect(
+      wrong.map((p) => `${p.kind} ${p.existing} | ${p.incoming}: ${mergeBlocker(p.existing, p.incoming)}`)
+    ).toEqual([])
   })
 
   for (const setting of ["a fresh file", "a file with other entries"] as const)
@@ -67,7 +76,8 @@ describe("merge-on-write on the labelled pair set (issue 10: merges never fold d
           const others = setting === "a fresh file" ? [] : background(pair, i)
           const r = yield* runPair(pair, others)
           if (pair.kind === "different") {
-            if (r.kind === "merged") foldedDifferent.push(`${pair.lang} ${JSON.stringify(pair.existing)} + ${JSON.stringify(pair.incoming)}`)
+            if (r.kind === "merged")
+              foldedDifferent.push(`${pair.lang} ${JSON.stringify(pair.existing)} + ${JSON.stringify(pair.incoming)}`)
           } else {
             restated++
             if (r.intoExisting) restatedMerged++

@@ -10,7 +10,8 @@ import { wrapUntrusted } from "../../src/domain/sessions/wrap.js"
 import { appLayer } from "../support/app.js"
 
 const zone: TrustZone = { cwd: "/w", roots: ["/w"], realpath: (p) => p }
-const run = <A, E>(e: Effect.Effect<A, E, any>) => Effect.runPromise(e.pipe(Effect.provide(appLayer())) as Effect.Effect<A, E>)
+const run = <A, E>(e: Effect.Effect<A, E, any>) =>
+  Effect.runPromise(e.pipe(Effect.provide(appLayer())) as Effect.Effect<A, E>)
 
 describe("per-turn system messages (issue 5 §3)", () => {
   it("nothing stored, nothing sent", async () => {
@@ -21,7 +22,13 @@ describe("per-turn system messages (issue 5 §3)", () => {
     const r = await run(
       Effect.gen(function* () {
         yield* addFact("user", "Prefers terse answers")
-        yield* storeEpisode({ sessionId: "old", summary: "The agent fixed the lexer crash on emoji input.", turns: 4, provenance: {}, source: "llm" })
+        yield* storeEpisode({
+          sessionId: "old",
+          summary: "The agent fixed the lexer crash on emoji input.",
+          turns: 4,
+          provenance: {},
+          source: "llm"
+        })
         const turn = yield* openPromptSession("s1")
         yield* addFact("env", "Node 20 with pnpm 9") // lands on disk, shows next session
         yield* recordMessage("s1", { role: "user", content: "The lexer crashes on emoji again" }, zone, "user")
@@ -35,7 +42,9 @@ describe("per-turn system messages (issue 5 §3)", () => {
     expect(r.first[0]!.content).toContain("── User Profile ──\nPrefers terse answers\n")
     expect(r.first[0]!.content).not.toContain("Node 20")
     expect(r.frozenFacts).toContain("Node 20")
-    expect(r.first[0]!.content).toMatch(/── Current Session ──\n\d\d:\d\d {2}user {2}The lexer crashes on emoji again\n/)
+    expect(r.first[0]!.content).toMatch(
+      /── Current Session ──\n\d\d:\d\d {2}user {2}The lexer crashes on emoji again\n/
+    )
     expect(wrapperLabels(r.first[1]!.content)).toEqual(["episode"])
     expect(r.first[1]!.content).toContain("• [old] (4 turns): The agent fixed the lexer crash on emoji input.")
     expect(r.again).toEqual(r.first)

@@ -10,7 +10,10 @@ import { chats, scriptedRuntime } from "../support/llm.js"
 
 let server: ScriptedServer
 const replies: Array<Reply> = []
-beforeAll(async () => void (server = await startScriptedServer({ handler: () => replies.shift() ?? { kind: "chat", content: "none" } })))
+beforeAll(
+  async () =>
+    void (server = await startScriptedServer({ handler: () => replies.shift() ?? { kind: "chat", content: "none" } }))
+)
 afterAll(() => server.close())
 beforeEach(() => {
   server.reset()
@@ -31,15 +34,27 @@ const seed = Effect.forEach(EPISODES, ([sessionId, summary, provenance]) =>
 
 describe("recall and search", () => {
   it("recall: the nearest recallable episodes, in the spec's block, pending ones never", async () => {
-    const block = await Effect.runPromise(Effect.zipRight(seed, recallContext("the tokenizer crashes again in the lexer")).pipe(Effect.provide(appLayer())))
-    expect(block.startsWith("\n═══ RELEVANT PAST SESSIONS ═══\nSummaries of past sessions related to the current task:\n• [lexer] (4 turns): ")).toBe(true)
+    const block = await Effect.runPromise(
+      Effect.zipRight(seed, recallContext("the tokenizer crashes again in the lexer")).pipe(Effect.provide(appLayer()))
+    )
+    expect(
+      block.startsWith(
+        "\n═══ RELEVANT PAST SESSIONS ═══\nSummaries of past sessions related to the current task:\n• [lexer] (4 turns): "
+      )
+    ).toBe(true)
     expect(block).not.toContain("[secret]")
-    expect(block.endsWith("─────────────────────────────────\nUse this context to recall past decisions, fixes, and discussions.\n")).toBe(true)
+    expect(
+      block.endsWith(
+        "─────────────────────────────────\nUse this context to recall past decisions, fixes, and discussions.\n"
+      )
+    ).toBe(true)
   })
 
   it("recall with nothing stored, or memory disabled, is empty", async () => {
     expect(await Effect.runPromise(recallContext("anything").pipe(Effect.provide(appLayer())))).toBe("")
-    expect(await Effect.runPromise(recallContext("lexer").pipe(Effect.provide(appLayer({ config: { enabled: false } }))))).toBe("")
+    expect(
+      await Effect.runPromise(recallContext("lexer").pipe(Effect.provide(appLayer({ config: { enabled: false } }))))
+    ).toBe("")
   })
 
   it("a promoted episode becomes recallable", async () => {
@@ -63,7 +78,9 @@ describe("recall and search", () => {
     replies.push({ kind: "chat", content: "none" })
     expect(await rt.runPromise(searchEpisodes("tokenizer lexer crash"))).toEqual([])
     await rt.dispose()
-    const plain = await Effect.runPromise(Effect.zipRight(seed, searchEpisodes("tokenizer lexer crash")).pipe(Effect.provide(appLayer())))
+    const plain = await Effect.runPromise(
+      Effect.zipRight(seed, searchEpisodes("tokenizer lexer crash")).pipe(Effect.provide(appLayer()))
+    )
     expect(plain[0]!.sessionId).toBe("lexer")
     expect(plain.map((h) => h.sessionId)).not.toContain("secret")
   })
@@ -82,38 +99,72 @@ describe("recall and search", () => {
       }).pipe(Effect.provide(appLayer()))
     )
     expect(r.search).toMatchObject({ success: true })
-    expect((r.search as unknown as { message: string }).message).toMatch(/^Found \d+ matching episode\(s\):\n\n• deploy \(4 turns\)\n {2}The user asked to move deploys/)
+    expect((r.search as unknown as { message: string }).message).toMatch(
+      /^Found \d+ matching episode\(s\):\n\n• deploy \(4 turns\)\n {2}The user asked to move deploys/
+    )
     expect(r.empty).toEqual({ success: false, error: "query is required for search" })
     expect(r.view).toMatchObject({ success: true, message: EPISODES[1][1] })
     expect(r.pending).toMatchObject({ success: false })
-    expect((r.pending as unknown as { error: string }).error.replace("secret", "nope")).toBe((r.unknown as unknown as { error: string }).error)
+    expect((r.pending as unknown as { error: string }).error.replace("secret", "nope")).toBe(
+      (r.unknown as unknown as { error: string }).error
+    )
   })
 
   it("property: recall never returns an untrusted, unpromoted episode", async () => {
-    const WORDS = ["lexer", "tokenizer", "crash", "deploy", "argo", "readme", "tests", "parser", "cache", "redis", "docs", "cli"]
-    const summary = fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 8 }).map((w) => `The agent worked on ${w.join(" ")}.`)
+    const WORDS = [
+      "lexer",
+      "tokenizer",
+      "crash",
+      "deploy",
+      "argo",
+      "readme",
+      "tests",
+      "parser",
+      "cache",
+      "redis",
+      "docs",
+      "cli"
+    ]
+    const summary = fc
+      .array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 8 })
+      .map((w) => `The agent worked on ${w.join(" ")}.`)
     const episode = fc.record({ summary, trust: fc.constantFrom("trusted", "pending", "promoted", "auto") })
     let pendingStored = 0
     let recalledSome = 0
     await fc.assert(
-      fc.asyncProperty(fc.array(episode, { minLength: 1, maxLength: 12 }), fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), async (eps, q) => {
-        const pending = new Set<string>()
-        const block = await Effect.runPromise(
-          Effect.gen(function* () {
-            for (const [i, e] of eps.entries()) {
-              const id = `s${i}`
-              const provenance: EpisodeProvenance = e.trust === "trusted" ? {} : e.trust === "auto" ? { untrusted: true, auto_approved: true } : { untrusted: true, sources: ["browser"] }
-              const r = yield* storeEpisode({ sessionId: id, summary: e.summary, turns: 3, provenance, source: "llm" })
-              if (e.trust === "promoted" && r.stored) yield* promoteEpisode(id)
-              if (e.trust === "pending" && r.stored) pending.add(id)
-            }
-            return yield* recallContext(q.join(" "))
-          }).pipe(Effect.provide(appLayer({ config: { episodeDedupThreshold: 0.99 } })))
-        )
-        pendingStored += pending.size
-        if (block !== "") recalledSome++
-        for (const id of pending) expect(block).not.toContain(`[${id}]`)
-      }),
+      fc.asyncProperty(
+        fc.array(episode, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+        async (eps, q) => {
+          const pending = new Set<string>()
+          const block = await Effect.runPromise(
+            Effect.gen(function* () {
+              for (const [i, e] of eps.entries()) {
+                const id = `s${i}`
+                const provenance: EpisodeProvenance =
+                  e.trust === "trusted"
+                    ? {}
+                    : e.trust === "auto"
+                      ? { untrusted: true, auto_approved: true }
+                      : { untrusted: true, sources: ["browser"] }
+                const r = yield* storeEpisode({
+                  sessionId: id,
+                  summary: e.summary,
+                  turns: 3,
+                  provenance,
+                  source: "llm"
+                })
+                if (e.trust === "promoted" && r.stored) yield* promoteEpisode(id)
+                if (e.trust === "pending" && r.stored) pending.add(id)
+              }
+              return yield* recallContext(q.join(" "))
+            }).pipe(Effect.provide(appLayer({ config: { episodeDedupThreshold: 0.99 } })))
+          )
+          pendingStored += pending.size
+          if (block !== "") recalledSome++
+          for (const id of pending) expect(block).not.toContain(`[${id}]`)
+        }
+      ),
       { numRuns: 150 }
     )
     expect(pendingStored).toBeGreaterThan(150)

@@ -12,8 +12,15 @@ const message: fc.Arbitrary<ChatMessage> = fc.oneof(
   fc.string({ maxLength: 40 }).map((content) => ({ role: "user" as const, content })),
   fc.string({ maxLength: 40 }).map((content) => ({ role: "assistant" as const, content })),
   fc
-    .record({ name: fc.constantFrom("read_file", "browser", "shell", "web_search"), path: fc.constantFrom("/work/proj/a.ts", "/etc/hosts", "https://example.com") })
-    .map(({ name, path }) => ({ role: "assistant" as const, content: "", toolCalls: [{ name, arguments: JSON.stringify({ path, url: path, command: `cat ${path}` }) }] })),
+    .record({
+      name: fc.constantFrom("read_file", "browser", "shell", "web_search"),
+      path: fc.constantFrom("/work/proj/a.ts", "/etc/hosts", "https://example.com")
+    })
+    .map(({ name, path }) => ({
+      role: "assistant" as const,
+      content: "",
+      toolCalls: [{ name, arguments: JSON.stringify({ path, url: path, command: `cat ${path}` }) }]
+    })),
   fc.string({ maxLength: 40 }).map((content) => ({ role: "tool" as const, content, toolName: "shell" }))
 )
 const item = fc.record({ message, buffer: fc.constantFrom(undefined, "user" as const, "agent" as const) })
@@ -41,7 +48,9 @@ describe("recordMessages (an ingest's one batch)", () => {
         expect(batched.state.messages).toEqual(single.messages)
         expect(batched.state.taintSources).toEqual(single.taintSources)
         // buffer lines carry the minute they were recorded at: compare what they say
-        expect(batched.state.buffer.map((l) => l.slice(l.indexOf(" ")))).toEqual(single.buffer.map((l) => l.slice(l.indexOf(" "))))
+        expect(batched.state.buffer.map((l) => l.slice(l.indexOf(" ")))).toEqual(
+          single.buffer.map((l) => l.slice(l.indexOf(" ")))
+        )
       }),
       { numRuns: 150 }
     )

@@ -46,24 +46,36 @@ describe("journal replay (property b)", () => {
                   : s.kind === "remove"
                     ? removeFact("user", pickEntry(s.pick) ?? WORDS[s.pick % WORDS.length]!)
                     : Effect.sync(() => {
-                        // a person appends a line in their editor, any size: an edit over the cap is refused and kept aside
+                        // a person appends a line in their editor, any size: an edit over the cap is refused and kept
+                        // aside
                         handEdits++
-                        fs.writeFileSync(file, `${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""}\n§\n${s.text}\n`)
+                        fs.writeFileSync(
+                          file,
+                          `${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""}\n§\n${s.text}\n`
+                        )
                       })
             ).pipe(Effect.provide(layer))
             if (r._tag === "Left" && r.left._tag === "CapExceeded") capHits++
           }
           const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
-          const batches = yield* Effect.flatMap(EventStore, (st) => st.read("facts/user", factCodec("user"))).pipe(Effect.provide(layer))
+          const batches = yield* Effect.flatMap(EventStore, (st) => st.read("facts/user", factCodec("user"))).pipe(
+            Effect.provide(layer)
+          )
           const codec = factCodec("user")
-          const replayed = foldEvents(codec.evolve, codec.initialState, batches.flatMap((b) => b.events))
+          const replayed = foldEvents(
+            codec.evolve,
+            codec.initialState,
+            batches.flatMap((b) => b.events)
+          )
           const projection = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
           expect(renderEntries(replayed.entries)).toBe(projection)
           expect(replayed.entries).toEqual(loaded.state.entries)
           expect(usedBytes(loaded.state.entries)).toBe(utf8Bytes(projection))
           expect(batches[batches.length - 1]?.version ?? 0).toBe(loaded.version)
         })
-        await Effect.runPromise(Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger))))
+        await Effect.runPromise(
+          Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger)))
+        )
       }),
       { numRuns: 40 }
     )

@@ -10,13 +10,21 @@ import { EpisodeSearch } from "../../src/ports/EpisodeSearch.js"
 import { appLayer } from "../support/app.js"
 
 const WORDS = ["lexer", "crash", "argo", "deploy", "redis", "cache", "vim", "helix", "sunset", "lake", "8080", "oscar"]
-const summary = fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 6 }).map((ws) => `The agent worked on ${ws.join(" ")}.`)
+const summary = fc
+  .array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 6 })
+  .map((ws) => `The agent worked on ${ws.join(" ")}.`)
 const id = fc.integer({ min: 0, max: 9 }).map((n) => `s${n}`)
 const op = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("store" as const), id, summary, untrusted: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("promote" as const), id }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("discard" as const), id }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("recall" as const), query: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" ")) }) }
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("recall" as const),
+      query: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" "))
+    })
+  }
 )
 const QUERIES = ["lexer crash", "argo deploy", "redis cache 8080", "vim helix", "sunset lake oscar"]
 
@@ -32,7 +40,15 @@ describe("the lexical index behind recall", () => {
             let stored = 0
             for (const o of ops) {
               if (o.kind === "store") {
-                const r = yield* Effect.either(storeEpisode({ sessionId: o.id, summary: o.summary, turns: 3, provenance: o.untrusted ? { untrusted: true, sources: ["web_search"] } : {}, source: "llm" }))
+                const r = yield* Effect.either(
+                  storeEpisode({
+                    sessionId: o.id,
+                    summary: o.summary,
+                    turns: 3,
+                    provenance: o.untrusted ? { untrusted: true, sources: ["web_search"] } : {},
+                    source: "llm"
+                  })
+                )
                 if (r._tag === "Right") stored++
               } else if (o.kind === "promote") yield* Effect.ignore(promoteEpisode(o.id))
               else if (o.kind === "discard") yield* Effect.ignore(discardEpisode(o.id))
@@ -54,8 +70,14 @@ describe("the lexical index behind recall", () => {
           Effect.gen(function* () {
             yield* syncSearch(result.episodes)
             const search = yield* EpisodeSearch
-            return { indexed: yield* search.indexed, answers: yield* Effect.forEach(QUERIES, (q) => search.search(q, 20)) }
-          }).pipe(Effect.provide(Layer.provideMerge(LocalEpisodeSearch.layer, MemoryDerivedFiles.layer)), Effect.provide(appLayer()))
+            return {
+              indexed: yield* search.indexed,
+              answers: yield* Effect.forEach(QUERIES, (q) => search.search(q, 20))
+            }
+          }).pipe(
+            Effect.provide(Layer.provideMerge(LocalEpisodeSearch.layer, MemoryDerivedFiles.layer)),
+            Effect.provide(appLayer())
+          )
         )
         expect(new Map(result.indexed)).toEqual(new Map(fresh.indexed))
         expect(result.answers.map((a) => a.map((m) => m.id))).toEqual(fresh.answers.map((a) => a.map((m) => m.id)))

@@ -1,6 +1,13 @@
 import { Effect, Either, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
-import { ACTIONS, dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, MUTATING_ACTIONS, parseToolArgs } from "../../src/app/memoryTool.js"
+import {
+  ACTIONS,
+  dispatchMemoryTool,
+  FIELD_LIMIT,
+  MemoryToolArgs,
+  MUTATING_ACTIONS,
+  parseToolArgs
+} from "../../src/app/memoryTool.js"
 import {
   type JsonSchemaObject,
   MEMORY_TOOL_DESCRIPTION,
@@ -10,7 +17,9 @@ import {
 } from "../../src/app/toolSchema.js"
 import { appLayer } from "../support/app.js"
 
-/** Validates a value against the JSON Schema subset the tool schema uses: type, enum, required, properties, maxLength. */
+/**
+ * Validates a value against the JSON Schema subset the tool schema uses: type, enum, required, properties, maxLength.
+ */
 const violations = (schema: JsonSchemaObject, value: unknown): ReadonlyArray<string> => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return ["not an object"]
   const obj = value as Record<string, unknown>
@@ -22,7 +31,8 @@ const violations = (schema: JsonSchemaObject, value: unknown): ReadonlyArray<str
     if (p.type === "string" && typeof v !== "string") out.push(`${name}: not a string`)
     else if (p.type === "number" && (typeof v !== "number" || !Number.isFinite(v))) out.push(`${name}: not a number`)
     else if (p.enum !== undefined && !p.enum.includes(v as string)) out.push(`${name}: not in enum`)
-    else if (p.maxLength !== undefined && typeof v === "string" && [...v].length > p.maxLength) out.push(`${name}: too long`)
+    else if (p.maxLength !== undefined && typeof v === "string" && [...v].length > p.maxLength)
+      out.push(`${name}: too long`)
   }
   return out
 }
@@ -113,7 +123,10 @@ describe("memoryToolJsonSchema", () => {
     for (const [what, call] of shapeRejected)
       it(what, () => {
         expect(violations(memoryToolJsonSchema, call)).not.toEqual([])
-        expect(parseToolArgs(JSON.stringify(call))).toMatchObject({ _tag: "Left", left: expect.stringMatching(/^invalid arguments: /) })
+        expect(parseToolArgs(JSON.stringify(call))).toMatchObject({
+          _tag: "Left",
+          left: expect.stringMatching(/^invalid arguments: /)
+        })
       })
   })
 
@@ -132,7 +145,8 @@ describe("memoryToolJsonSchema", () => {
       })
   })
 
-  // Per-action rules (which target, which fields) are beyond a flat schema: the schema lets these through, the tool refuses them.
+  // Per-action rules (which target, which fields) are beyond a flat schema: the schema lets these through, the tool
+  // refuses them.
   const crossField: ReadonlyArray<[string, Record<string, unknown>, RegExp]> = [
     ["view of a fact file", { action: "view", target: "user", query: "s1" }, /target must be .episodes./],
     ["add to episodes", { action: "add", target: "episodes", content: "x" }, /must be 'user' or 'env'/],
@@ -163,7 +177,23 @@ describe("memoryToolJsonSchema", () => {
 describe("MEMORY_TOOL_DESCRIPTION", () => {
   it("codifies the eviction policy within ~1,500 characters", () => {
     expect(MEMORY_TOOL_DESCRIPTION.length).toBeLessThanOrEqual(1500)
-    for (const phrase of [/at cap/, /evict/i, /remove or replace/, /stats/, /2048 bytes \(UTF-8\)/, /90%/, /user/, /env/, /merge-on-write/, /search/, /view/, /secrets/, /instructions/, /ephemeral/, /human act/])
+    for (const phrase of [
+      /at cap/,
+      /evict/i,
+      /remove or replace/,
+      /stats/,
+      /2048 bytes \(UTF-8\)/,
+      /90%/,
+      /user/,
+      /env/,
+      /merge-on-write/,
+      /search/,
+      /view/,
+      /secrets/,
+      /instructions/,
+      /ephemeral/,
+      /human act/
+    ])
       expect(MEMORY_TOOL_DESCRIPTION).toMatch(phrase)
   })
 })
@@ -176,9 +206,17 @@ describe("toolDefinition", () => {
     })
   })
   it("anthropic: name, description, input_schema", () => {
-    expect(toolDefinition("anthropic")).toEqual({ name: "memory", description: MEMORY_TOOL_DESCRIPTION, input_schema: memoryToolJsonSchema })
+    expect(toolDefinition("anthropic")).toEqual({
+      name: "memory",
+      description: MEMORY_TOOL_DESCRIPTION,
+      input_schema: memoryToolJsonSchema
+    })
   })
   it("mcp: name, description, inputSchema", () => {
-    expect(toolDefinition("mcp")).toEqual({ name: "memory", description: MEMORY_TOOL_DESCRIPTION, inputSchema: memoryToolJsonSchema })
+    expect(toolDefinition("mcp")).toEqual({
+      name: "memory",
+      description: MEMORY_TOOL_DESCRIPTION,
+      inputSchema: memoryToolJsonSchema
+    })
   })
 })

@@ -9,7 +9,8 @@ describe("the synthetic recall dataset", () => {
   it("is the same for the same seed, different for another, and in the neutral format", () => {
     expect(JSON.stringify(syntheticDialogues({ seed: 3 }))).toBe(JSON.stringify(syntheticDialogues({ seed: 3 })))
     expect(JSON.stringify(syntheticDialogues({ seed: 3 }))).not.toBe(JSON.stringify(syntheticDialogues({ seed: 4 })))
-    for (const seed of [1, 2, 3, 10, 99]) expect(Either.isRight(decodeDataset(syntheticDialogues({ seed, conversations: 8, sessions: 14 })))).toBe(true)
+    for (const seed of [1, 2, 3, 10, 99])
+      expect(Either.isRight(decodeDataset(syntheticDialogues({ seed, conversations: 8, sessions: 14 })))).toBe(true)
   })
 
   it("every question with evidence has its answer in an evidence session; unrelated queries have none; every category occurs", () => {
@@ -24,7 +25,11 @@ describe("the synthetic recall dataset", () => {
   })
 
   it("BM25 ranks the session holding a question's rare words first", () => {
-    const index = bm25(["hello there, how are you", "the cello was bought in Graz for 300 euros", "hello again, talk soon"])
+    const index = bm25([
+      "hello there, how are you",
+      "the cello was bought in Graz for 300 euros",
+      "hello again, talk soon"
+    ])
     expect(index.search("where was the cello bought?", 3)).toEqual([1])
     expect(index.search("mercury boiling point", 3)).toEqual([])
   })

@@ -18,7 +18,9 @@ describe("tmem --approve", () => {
       stderr: "memory: add on user was not approved; nothing written\n"
     })
     // a pipe is not a person: even a piped "y" is not an answer
-    const piped = await tmem(["--dir", dir, "--approve", "ask", "facts", "add", "user", "Prefers vim"], { input: "y\n" })
+    const piped = await tmem(["--dir", dir, "--approve", "ask", "facts", "add", "user", "Prefers vim"], {
+      input: "y\n"
+    })
     expect(piped).toMatchObject({
       code: 1,
       stderr:
@@ -35,10 +37,14 @@ describe("tmem --approve", () => {
   it("ask does not wait on a stdin that stays open without a terminal: it answers no at once", async () => {
     const dir = fresh()
     // stdin is a pipe nobody writes to or closes (an agent's harness); the old code waited for a line forever
-    const child = spawn(process.execPath, [BIN, "--dir", dir, "--approve", "ask", "facts", "add", "user", "Prefers vim"], {
-      env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" },
-      stdio: ["pipe", "pipe", "pipe"]
-    })
+    const child = spawn(
+      process.execPath,
+      [BIN, "--dir", dir, "--approve", "ask", "facts", "add", "user", "Prefers vim"],
+      {
+        env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" },
+        stdio: ["pipe", "pipe", "pipe"]
+      }
+    )
     let stderr = ""
     child.stderr.on("data", (d) => (stderr += d))
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve))
@@ -46,7 +52,6 @@ describe("tmem --approve", () => {
     expect(code).toBe(1)
     expect(stderr).toContain("stdin is not a terminal; answered no")
     expect(fs.existsSync(path.join(dir, "user.md"))).toBe(false)
-
   }, 20_000) // generous: only proves it does not wait for input
 })
 
@@ -60,7 +65,7 @@ describe("Approvals.askOn (the terminal question)", () => {
   it("on a terminal: shows the question and returns the typed line", async () => {
     const input = tty()
     const output = sink()
-    const answer = Approvals.askOn({ input, output })("memory add user: \"x\"\napprove? [y/N] ")
+    const answer = Approvals.askOn({ input, output })('memory add user: "x"\napprove? [y/N] ')
     input.write("yes\n")
     expect(await answer).toBe("yes")
     expect(output.text).toBe('memory add user: "x"\napprove? [y/N] ')
@@ -76,9 +81,20 @@ describe("Approvals.askOn (the terminal question)", () => {
   })
 
   it("the layer approves only y or yes", async () => {
-    for (const [line, approved] of [["y", true], [" YES ", true], ["n", false], ["", false], [undefined, false]] as const) {
+    for (const [line, approved] of [
+      ["y", true],
+      [" YES ", true],
+      ["n", false],
+      ["", false],
+      [undefined, false]
+    ] as const) {
       const layer = Approvals.interactive(() => Promise.resolve(line))
-      const r = await Effect.runPromise(Effect.provide(Effect.flatMap(Approval, (a) => a.approve({ action: "add", resource: "r" })), layer))
+      const r = await Effect.runPromise(
+        Effect.provide(
+          Effect.flatMap(Approval, (a) => a.approve({ action: "add", resource: "r" })),
+          layer
+        )
+      )
       expect(r, String(line)).toBe(approved)
     }
   })

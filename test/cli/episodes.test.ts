@@ -35,8 +35,17 @@ describe("tmem session ingest, episodes, recall", () => {
     const dir = fresh()
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-ws-"))
     track(work)
-    const a = await tmem(["--dir", dir, "session", "ingest", write(work, "a.json", transcript("s-trusted", "src/lexer.ts", work))])
-    expect(a).toMatchObject({ code: 0, stdout: "session s-trusted: 11 messages; episode stored (extractive summary, no LLM; trusted)\n" })
+    const a = await tmem([
+      "--dir",
+      dir,
+      "session",
+      "ingest",
+      write(work, "a.json", transcript("s-trusted", "src/lexer.ts", work))
+    ])
+    expect(a).toMatchObject({
+      code: 0,
+      stdout: "session s-trusted: 11 messages; episode stored (extractive summary, no LLM; trusted)\n"
+    })
     const outside = transcript("s-outside", "/etc/hosts", work)
     // a different session on the same template: the extractive summary holds most of the session, so it must differ
     outside.messages[1]!.content = "Please look at the hosts file for the staging proxy."
@@ -44,12 +53,18 @@ describe("tmem session ingest, episodes, recall", () => {
     outside.messages[5]!.content = "Point it at 10.0.0.9 instead, the old box is retired."
     outside.messages[6]!.content = "Updated the staging proxy entry and flushed the resolver cache."
     const b = await tmem(["--dir", dir, "session", "ingest", write(work, "b.json", outside)])
-    expect(b.stdout).toBe("session s-outside: 11 messages; episode stored (extractive summary, no LLM; pending review, untrusted: read_file)\n")
+    expect(b.stdout).toBe(
+      "session s-outside: 11 messages; episode stored (extractive summary, no LLM; pending review, untrusted: read_file)\n"
+    )
     const pending = await tmem(["--dir", dir, "episodes", "list"])
-    expect(pending.stdout).toMatch(/^s-outside {2}.*3 turns {2}pending review \(untrusted: read_file\) {2}\[extractive\]\n/)
+    expect(pending.stdout).toMatch(
+      /^s-outside {2}.*3 turns {2}pending review \(untrusted: read_file\) {2}\[extractive\]\n/
+    )
     const recall1 = await tmem(["--dir", dir, "recall", "hosts file staging proxy"])
     expect(recall1.stdout).not.toContain("s-outside")
-    expect((await tmem(["--dir", dir, "episodes", "promote", "s-outside"])).stdout).toBe("promoted s-outside: it is recalled from now on\n")
+    expect((await tmem(["--dir", dir, "episodes", "promote", "s-outside"])).stdout).toBe(
+      "promoted s-outside: it is recalled from now on\n"
+    )
     const recall2 = await tmem(["--dir", dir, "recall", "hosts file staging proxy"])
     expect(recall2.stdout).toContain("• [s-outside] (3 turns): ")
     // --json names the episodes shown; a promoted episode is quoted from its summary, never its session's words
@@ -63,7 +78,11 @@ describe("tmem session ingest, episodes, recall", () => {
       ["s-trusted", "recallable"]
     ])
     const index = JSON.parse(fs.readFileSync(path.join(dir, "index.json"), "utf8"))
-    expect(index[0]).toMatchObject({ session_id: "s-outside", provenance: { untrusted: true, sources: ["read_file"], user_approved: true }, extractive: true })
+    expect(index[0]).toMatchObject({
+      session_id: "s-outside",
+      provenance: { untrusted: true, sources: ["read_file"], user_approved: true },
+      extractive: true
+    })
     const events = (await tmem(["--dir", dir, "events"])).stdout
     expect(events).toContain("🔒 episode pending_review: s-outside")
     expect(events).toContain("💾 ✓ episode promoted: s-outside")
@@ -73,7 +92,10 @@ describe("tmem session ingest, episodes, recall", () => {
     const dir = fresh()
     const cases: ReadonlyArray<readonly [unknown, RegExp]> = [
       ["{not json", /^tmem: .*bad\.json is not JSON \(/],
-      [{ session_id: "x", messages: [{ role: "bot" }] }, /: \$\.messages\[0\]\.role: Expected "system", actual "bot"; see docs\/FORMATS.md/],
+      [
+        { session_id: "x", messages: [{ role: "bot" }] },
+        /: \$\.messages\[0\]\.role: Expected "system", actual "bot"; see docs\/FORMATS.md/
+      ],
       [{ messages: [] }, /: \$\.session_id: is missing; see docs\/FORMATS.md/],
       [{ session_id: "x", messages: [], extra: 1 }, /: \$\.extra: is unexpected/],
       [{ session_id: "../x", messages: [] }, /^memory: invalid session id "\.\.\/x"/]
@@ -96,13 +118,20 @@ describe("tmem session ingest, episodes, recall", () => {
     const dir = fresh()
     const t = transcript("pend", "/etc/passwd", dir)
     await tmem(["--dir", dir, "session", "ingest", write(dir, "p.json", t)])
-    expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(/^pend .*pending review.*\n\nUser: Please fix the tokenizer crash in the lexer\. .* Tools: read_file, shell\.\n$/)
+    expect((await tmem(["--dir", dir, "episodes", "show", "pend"])).stdout).toMatch(
+      /^pend .*pending review.*\n\nUser: Please fix the tokenizer crash in the lexer\. .* Tools: read_file, shell\.\n$/
+    )
     const view = await tmem(["--dir", dir, "tool", '{"action":"view","target":"episodes","query":"pend"}'])
     expect(view).toMatchObject({ code: 1 })
-    expect(view.stderr).toBe("episode pend is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n")
+    expect(view.stderr).toBe(
+      "episode pend is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n"
+    )
     expect((await tmem(["--dir", dir, "episodes", "search", "tokenizer"])).stdout).toBe("no matching episodes found\n")
     expect((await tmem(["--dir", dir, "episodes", "discard", "pend"])).stdout).toBe("discarded pend\n")
     expect(fs.existsSync(path.join(dir, "pend.md"))).toBe(false)
-    expect(await tmem(["--dir", dir, "episodes", "show", "pend"])).toMatchObject({ code: 1, stderr: 'memory: episode "pend" not found\n' })
+    expect(await tmem(["--dir", dir, "episodes", "show", "pend"])).toMatchObject({
+      code: 1,
+      stderr: 'memory: episode "pend" not found\n'
+    })
   })
 })

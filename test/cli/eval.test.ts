@@ -14,7 +14,11 @@ const FIXTURE = path.resolve("test/fixtures/eval/tiny.json")
 const run = (args: ReadonlyArray<string>) => {
   const tmp = fresh()
   const home = fresh()
-  return tmem(["--dir", home, ...args], { env: { TMPDIR: tmp } }).then((r) => ({ ...r, left: fs.readdirSync(tmp), home: fs.readdirSync(home) }))
+  return tmem(["--dir", home, ...args], { env: { TMPDIR: tmp } }).then((r) => ({
+    ...r,
+    left: fs.readdirSync(tmp),
+    home: fs.readdirSync(home)
+  }))
 }
 
 describe("tmem eval recall", () => {
@@ -30,7 +34,11 @@ describe("tmem eval recall", () => {
         conversations: 2,
         sessions: 7,
         questions: 9,
-        ingest: { episodes: 7, withoutEpisode: {}, msPerSession: { p50: expect.any(Number), p90: expect.any(Number), max: expect.any(Number) } },
+        ingest: {
+          episodes: 7,
+          withoutEpisode: {},
+          msPerSession: { p50: expect.any(Number), p90: expect.any(Number), max: expect.any(Number) }
+        },
         recall: {
           all: { questions: 8, answerInBlock: { questions: 8 }, answerableInBlock: { questions: 6 } },
           unrelated: { queries: 1 },
@@ -39,7 +47,12 @@ describe("tmem eval recall", () => {
         }
       }
     })
-    expect(out.result.recall.categories.map((c: { category: string; questions: number }) => [c.category, c.questions])).toEqual([["1", 4], ["2", 4]])
+    expect(
+      out.result.recall.categories.map((c: { category: string; questions: number }) => [c.category, c.questions])
+    ).toEqual([
+      ["1", 4],
+      ["2", 4]
+    ])
     for (const k of ["hit1", "hit3", "hit5", "empty"]) expect(typeof out.result.recall.all[k]).toBe("number")
     expect(r.left).toEqual([])
     expect(r.home).toEqual([])
@@ -53,7 +66,9 @@ describe("tmem eval recall", () => {
     expect(lines[2]).toMatch(/^ +questions +hit@1 +hit@3 +hit@5 +answer in block +of answerable +empty$/)
     expect(lines[3]).toMatch(/^all +4 +[0-9.]+ % +[0-9.]+ % +[0-9.]+ % +[0-9.]+ % of 4 +[0-9.]+ % of 3 +[0-9.]+ %$/)
     expect(lines.slice(4, 6).map((l) => l.split(/ {2,}/)[0])).toEqual(["category 1", "category 2"])
-    expect(r.stdout).toMatch(/\nunrelated queries: nothing recalled for [0-9.]+ % of 1\nrecall latency: p50 .+, p90 .+, p99 .+; block p50 \d+ bytes \(max \d+\)\ningest: p50 .+ per session \(p90 .+\)\n$/)
+    expect(r.stdout).toMatch(
+      /\nunrelated queries: nothing recalled for [0-9.]+ % of 1\nrecall latency: p50 .+, p90 .+, p99 .+; block p50 \d+ bytes \(max \d+\)\ningest: p50 .+ per session \(p90 .+\)\n$/
+    )
     expect(r.left).toEqual([])
   })
 
@@ -65,11 +80,20 @@ describe("tmem eval recall", () => {
     fs.writeFileSync(file, JSON.stringify(bad))
     const r = await run(["eval", "recall", file])
     expect(r).toMatchObject({ code: 1, stdout: "", left: [] })
-    expect(r.stderr).toBe(`tmem: ${file}: $.conversations[1].questions[2].sessions[1]: session 9 is not in this conversation; see docs/CLI.md (eval recall) for the dataset format\n`)
+    expect(r.stderr).toBe(
+      `tmem: ${file}: $.conversations[1].questions[2].sessions[1]: session 9 is not in this conversation; see docs/CLI.md (eval recall) for the dataset format\n`
+    )
     fs.writeFileSync(file, "{ nope")
     const j = await run(["--json", "eval", "recall", file])
     expect(j.code).toBe(1)
-    expect(JSON.parse(j.stdout)).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^tmem: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not JSON \\(.+\\); see docs/CLI.md \\(eval recall\\) for the dataset format$`)) })
+    expect(JSON.parse(j.stdout)).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        new RegExp(
+          `^tmem: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not JSON \\(.+\\); see docs/CLI.md \\(eval recall\\) for the dataset format$`
+        )
+      )
+    })
     const zero = await run(["eval", "recall", FIXTURE, "--limit-conversations", "0"])
     expect(zero).toMatchObject({ code: 1, stderr: "tmem: --limit-conversations must be 1 or more (got 0)\n" })
   })
@@ -85,7 +109,10 @@ describe("tmem eval recall", () => {
     const work = fresh()
     const tiny = JSON.parse(fs.readFileSync(FIXTURE, "utf8"))
     const file = path.join(work, "long.json")
-    fs.writeFileSync(file, JSON.stringify({ conversations: Array.from({ length: 40 }, () => tiny.conversations).flat() }))
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ conversations: Array.from({ length: 40 }, () => tiny.conversations).flat() })
+    )
     const child = startTmem(["--dir", work, "eval", "recall", file], { TMPDIR: tmp })
     child.stdin.end()
     const done = finished(child)
@@ -110,7 +137,9 @@ describe("tmem eval recall", () => {
       const summaries = chats(server).filter((c) => JSON.stringify(c.body).includes("[Date] "))
       expect(summaries.length).toBeGreaterThanOrEqual(7)
       // the session as the protocol records it: the date first, each turn with its speaker's name
-      expect(JSON.stringify(summaries[0]!.body)).toContain("user: [Date] 9:05 am on 3 March, 2025\\nuser: [Ada] I finally booked the sailing course in Kiel for June.\\nassistant: [Ben] Nice!")
+      expect(JSON.stringify(summaries[0]!.body)).toContain(
+        "user: [Date] 9:05 am on 3 March, 2025\\nuser: [Ada] I finally booked the sailing course in Kiel for June.\\nassistant: [Ben] Nice!"
+      )
       expect(r.left).toEqual([])
     } finally {
       await server.close()

@@ -23,7 +23,10 @@ beforeAll(async () => {
         hanging.arrived()
         return { kind: "hang" }
       }
-      return { kind: "chat", content: JSON.stringify(r.body).includes("Entries for") ? JSON.stringify(CONSOLIDATED) : SUMMARY }
+      return {
+        kind: "chat",
+        content: JSON.stringify(r.body).includes("Entries for") ? JSON.stringify(CONSOLIDATED) : SUMMARY
+      }
     }
   })
 })
@@ -65,10 +68,17 @@ describe("Ctrl-C and SIGTERM while the model answers", () => {
     const cut = await interrupted(["--dir", dir, ...llm(), "session", "ingest", file], "SIGINT")
     expect(cut).toMatchObject({ code: 130, stdout: "" })
     expect(cut.stderr).toMatch(/^tmem: interrupted by SIGINT; [^\n]*\n$/)
-    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({ ok: true, result: [] })
+    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({
+      ok: true,
+      result: []
+    })
     hanging = undefined
     const again = await tmem(["--dir", dir, ...llm(), "session", "ingest", file])
-    expect(again).toMatchObject({ code: 0, stdout: "session s-cut: 6 messages; episode stored (trusted)\n", stderr: "" })
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: "session s-cut: 6 messages; episode stored (trusted)\n",
+      stderr: ""
+    })
     expect((await tmem(["--dir", dir, "episodes", "show", "s-cut"])).stdout).toContain(SUMMARY)
     // finished now: a third run is refused as before
     expect(await tmem(["--dir", dir, ...llm(), "session", "ingest", file])).toMatchObject({
@@ -81,7 +91,11 @@ describe("Ctrl-C and SIGTERM while the model answers", () => {
   it("facts consolidate: SIGTERM exits 143 with one line and leaves the file as it was", async () => {
     const dir = fresh()
     fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ memory: { merge_on_write: false } }))
-    for (const f of ["Uses pnpm 9 for installs", "The user uses pnpm 9 for installs and workspaces", "Deploys with Argo CD"])
+    for (const f of [
+      "Uses pnpm 9 for installs",
+      "The user uses pnpm 9 for installs and workspaces",
+      "Deploys with Argo CD"
+    ])
       expect((await tmem(["--dir", dir, "facts", "add", "env", f])).code).toBe(0)
     const before = fs.readFileSync(path.join(dir, "env.md"), "utf8")
     const cut = await interrupted(["--dir", dir, ...llm(), "facts", "consolidate", "env"], "SIGTERM")
@@ -107,8 +121,14 @@ describe("Ctrl-C and SIGTERM while the model answers", () => {
     const journal = fs.readFileSync(path.join(dir, "journal", "session", "s-cut.jsonl"), "utf8")
     expect(journal.match(/"MessageRecorded"/g)).toHaveLength(6)
     // a different transcript under the same id is not mixed in
-    const other = { ...t, session_id: "s-cut", messages: [{ role: "user", content: "Something else entirely." }, ...t.messages] }
+    const other = {
+      ...t,
+      session_id: "s-cut",
+      messages: [{ role: "user", content: "Something else entirely." }, ...t.messages]
+    }
     fs.writeFileSync(file, JSON.stringify(other))
-    expect((await tmem(["--dir", dir, "session", "ingest", file])).stderr).toBe('tmem: session "s-cut" was already ingested; give the transcript a new session_id\n')
+    expect((await tmem(["--dir", dir, "session", "ingest", file])).stderr).toBe(
+      'tmem: session "s-cut" was already ingested; give the transcript a new session_id\n'
+    )
   })
 })

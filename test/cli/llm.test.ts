@@ -27,7 +27,11 @@ describe("tmem with a model", () => {
     noMerge(dir)
     await seed(dir, FACTS)
     const c = await tmem(["--dir", dir, ...llm(), "facts", "consolidate", "env"])
-    expect(c).toMatchObject({ code: 0, stdout: "consolidated env (3 → 2 entries); revert with: tmem facts revert env@4\n", stderr: "" })
+    expect(c).toMatchObject({
+      code: 0,
+      stdout: "consolidated env (3 → 2 entries); revert with: tmem facts revert env@4\n",
+      stderr: ""
+    })
     expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe(`${FACTS[1]}\n§\n${FACTS[2]}`)
     const r = await tmem(["--dir", dir, "facts", "revert", "env@4"])
     expect(r).toMatchObject({ code: 0, stdout: "reverted env@4: env now has 3 entries\n" })
@@ -64,21 +68,28 @@ describe("tmem with a model", () => {
   it("without a model, or with one that cannot be reached, consolidate refuses on one line", async () => {
     const dir = fresh()
     await seed(dir, FACTS)
-    expect(await tmem(["--dir", dir, "facts", "consolidate", "env"])).toMatchObject({ code: 1, stderr: "memory: consolidation requires LLM client\n" })
+    expect(await tmem(["--dir", dir, "facts", "consolidate", "env"])).toMatchObject({
+      code: 1,
+      stderr: "memory: consolidation requires LLM client\n"
+    })
     const down = await startScriptedServer()
     await down.close()
     const r = await tmem(["--dir", dir, "--llm-url", down.url, "--llm-model", "m", "facts", "consolidate", "env"])
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: .*check llm\.base_url and that the server is running\n$/)
+    expect(r.stderr).toMatch(
+      /^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: .*check llm\.base_url and that the server is running\n$/
+    )
   })
 
   it("--llm-url and --llm-model must come together (or with the config's llm block)", async () => {
     const dir = fresh()
     expect(await tmem(["--dir", dir, "--llm-url", server.url, "facts", "show"])).toMatchObject({
       code: 1,
-      stderr: "tmem: --llm-url needs --llm-model (or llm.model in the config file) (e.g. \"llama3.1\" for Ollama)\n"
+      stderr: 'tmem: --llm-url needs --llm-model (or llm.model in the config file) (e.g. "llama3.1" for Ollama)\n'
     })
-    expect((await tmem(["--dir", dir, "--llm-model", "m", "facts", "show"])).stderr).toMatch(/^tmem: --llm-model needs --llm-url/)
+    expect((await tmem(["--dir", dir, "--llm-model", "m", "facts", "show"])).stderr).toMatch(
+      /^tmem: --llm-model needs --llm-url/
+    )
     expect((await tmem(["--dir", dir, "--llm-url", "ftp://x", "--llm-model", "m", "facts", "show"])).stderr).toMatch(
       /^tmem: llm.base_url must start with http:\/\/ or https:\/\//
     )
@@ -86,16 +97,27 @@ describe("tmem with a model", () => {
 
   it("an add that crosses consolidate_at_cap_pct runs the pass before the command exits", async () => {
     const dir = fresh()
-    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ memory: { facts_limit_env: 300, consolidate_at_cap_pct: 30, merge_on_write: false }, llm: { base_url: server.url, model: "scripted" } }))
+    fs.writeFileSync(
+      path.join(dir, "config.json"),
+      JSON.stringify({
+        memory: { facts_limit_env: 300, consolidate_at_cap_pct: 30, merge_on_write: false },
+        llm: { base_url: server.url, model: "scripted" }
+      })
+    )
     await seed(dir, FACTS)
     const events = await tmem(["--dir", dir, "events"])
     expect(events.stdout).toContain("🧠 consolidated memory[env] (3 → 2 entries)")
-    expect(server.requests.some((r) => JSON.stringify(r.body).includes("Consolidate the following memory entries"))).toBe(true)
+    expect(
+      server.requests.some((r) => JSON.stringify(r.body).includes("Consolidate the following memory entries"))
+    ).toBe(true)
   })
 
   it("memory.embedding http sends the merge probe to the endpoint (every similarity path switches)", async () => {
     const dir = fresh()
-    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ memory: { embedding: { provider: "http", base_url: server.url, model: "demo" } } }))
+    fs.writeFileSync(
+      path.join(dir, "config.json"),
+      JSON.stringify({ memory: { embedding: { provider: "http", base_url: server.url, model: "demo" } } })
+    )
     await seed(dir, ["Uses pnpm 9 for installs"])
     expect(server.requests).toHaveLength(0) // an empty file needs no probe
     const r = await tmem(["--dir", dir, "facts", "add", "env", "Uses pnpm 9 for installs and workspaces"])
@@ -107,7 +129,9 @@ describe("tmem with a model", () => {
 
 describe("consolidation across processes", () => {
   it("another process writes while the model thinks: the pass reports the conflict and writes nothing", async () => {
-    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 1500 }) })
+    const slow = await startScriptedServer({
+      handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 1500 })
+    })
     try {
       const dir = fresh()
       noMerge(dir)
@@ -118,9 +142,12 @@ describe("consolidation across processes", () => {
       expect((await tmem(["--dir", dir, "facts", "add", "env", "Staging listens on port 5433"])).code).toBe(0)
       expect(await pass).toMatchObject({
         code: 1,
-        stderr: "memory: env changed while consolidating; nothing written, every concurrent change kept — run consolidate again\n"
+        stderr:
+          "memory: env changed while consolidating; nothing written, every concurrent change kept — run consolidate again\n"
       })
-      expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe([...FACTS, "Staging listens on port 5433"].join("\n§\n"))
+      expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe(
+        [...FACTS, "Staging listens on port 5433"].join("\n§\n")
+      )
     } finally {
       await slow.close()
     }
@@ -139,7 +166,11 @@ describe("tmem dev llm-server", () => {
       })
       child.on("exit", (code) => reject(new Error(`exited ${code}`)))
     })
-    const res = await fetch(`${url}/embeddings`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "x", input: ["a b", "c"] }) })
+    const res = await fetch(`${url}/embeddings`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "x", input: ["a b", "c"] })
+    })
     const body = (await res.json()) as { data: Array<{ embedding: Array<number> }> }
     expect(body.data).toHaveLength(2)
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
@@ -165,9 +196,13 @@ describe("tmem dev llm-server's answers (the demo model)", () => {
       { role: "assistant", content: "Done." }
     ])
     expect(r.code, r.stderr).toBe(0)
-    const shown = JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "show", "s1"])).stdout) as { result: { text: string; extractive: boolean } }
+    const shown = JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "show", "s1"])).stdout) as {
+      result: { text: string; extractive: boolean }
+    }
     expect(shown.result.extractive).toBe(false)
-    expect(shown.result.text).toBe('In this session the user asked "Fix the lexer crash on empty input" and 2 more requests; the agent last replied "Done.".')
+    expect(shown.result.text).toBe(
+      'In this session the user asked "Fix the lexer crash on empty input" and 2 more requests; the agent last replied "Done.".'
+    )
     expect(chatsSent().some((c) => c.includes("Fix the lexer crash on empty input"))).toBe(true)
   })
 
@@ -182,7 +217,10 @@ describe("tmem dev llm-server's answers (the demo model)", () => {
       { role: "assistant", content: "Bye." }
     ])
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, result: { outcome: { kind: "declined" } } })
-    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({ ok: true, result: [] })
+    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({
+      ok: true,
+      result: []
+    })
   })
 
   it("GET /v1/models lists the scripted model; a request tmem never makes is an error, not an answer", async () => {
@@ -198,45 +236,79 @@ describe("tmem dev llm-server's answers (the demo model)", () => {
   })
 })
 
-const chatsSent = () => server.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => JSON.stringify(r.body))
+const chatsSent = () =>
+  server.requests.filter((r) => r.path.endsWith("/chat/completions")).map((r) => JSON.stringify(r.body))
 
 describe("progress while the model thinks", () => {
   const hasScript = spawnSync("script", ["--version"]).status === 0
 
   it("stderr that is not a terminal gets nothing extra", async () => {
-    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 400 }) })
+    const slow = await startScriptedServer({
+      handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 400 })
+    })
     try {
       const dir = fresh()
       noMerge(dir)
       await seed(dir, FACTS)
-      const r = await tmem(["--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"])
+      const r = await tmem([
+        "--dir",
+        dir,
+        "--llm-url",
+        slow.url,
+        "--llm-model",
+        "scripted",
+        "facts",
+        "consolidate",
+        "env"
+      ])
       expect(r).toMatchObject({ code: 0, stderr: "" })
     } finally {
       await slow.close()
     }
   })
 
-  it.skipIf(!hasScript)("on a terminal a spinner names the wait, and its line is erased before the answer", async () => {
-    const slow = await startScriptedServer({ handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 600 }) })
-    try {
-      const dir = fresh()
-      noMerge(dir)
-      await seed(dir, FACTS)
-      // script(1) runs the command on a pseudo-terminal: stdout and stderr both reach it
-      const command = [process.execPath, BIN, "--dir", dir, "--llm-url", slow.url, "--llm-model", "scripted", "facts", "consolidate", "env"].map((a) => `'${a}'`).join(" ")
-      // asynchronously: the scripted server answers from this process
-      const r = await new Promise<{ stdout: string }>((resolve, reject) => {
-        const child = spawn("script", ["-qec", command, "/dev/null"], { env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" }, stdio: ["ignore", "pipe", "inherit"] })
-        let stdout = ""
-        child.stdout.on("data", (d) => (stdout += d))
-        child.on("error", reject)
-        child.on("close", () => resolve({ stdout }))
+  it.skipIf(!hasScript)(
+    "on a terminal a spinner names the wait, and its line is erased before the answer",
+    async () => {
+      const slow = await startScriptedServer({
+        handler: async (r, n) => ({ ...(await demoHandler(r, n)), delayMs: 600 })
       })
-      expect(r.stdout).toContain("⠋ consolidating env: waiting for the model (scripted)\u001b[K")
-      expect(r.stdout).toMatch(/\r\u001b\[Kconsolidated env \(3 → 2 entries\)/)
-    } finally {
-      await slow.close()
+      try {
+        const dir = fresh()
+        noMerge(dir)
+        await seed(dir, FACTS)
+        // script(1) runs the command on a pseudo-terminal: stdout and stderr both reach it
+        const command = [
+          process.execPath,
+          BIN,
+          "--dir",
+          dir,
+          "--llm-url",
+          slow.url,
+          "--llm-model",
+          "scripted",
+          "facts",
+          "consolidate",
+          "env"
+        ]
+          .map((a) => `'${a}'`)
+          .join(" ")
+        // asynchronously: the scripted server answers from this process
+        const r = await new Promise<{ stdout: string }>((resolve, reject) => {
+          const child = spawn("script", ["-qec", command, "/dev/null"], {
+            env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" },
+            stdio: ["ignore", "pipe", "inherit"]
+          })
+          let stdout = ""
+          child.stdout.on("data", (d) => (stdout += d))
+          child.on("error", reject)
+          child.on("close", () => resolve({ stdout }))
+        })
+        expect(r.stdout).toContain("⠋ consolidating env: waiting for the model (scripted)\u001b[K")
+        expect(r.stdout).toMatch(/\r\u001b\[Kconsolidated env \(3 → 2 entries\)/)
+      } finally {
+        await slow.close()
+      }
     }
-  })
+  )
 })
-

@@ -6,11 +6,18 @@ import { BIN, tempMemoryDir } from "../support/cli.js"
 
 const PRELOAD = path.resolve("test/fixtures/no-network.cjs")
 const run = (args: ReadonlyArray<string>) =>
-  spawnSync(process.execPath, ["--require", PRELOAD, BIN, ...args], { encoding: "utf8", env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" } })
+  spawnSync(process.execPath, ["--require", PRELOAD, BIN, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "" }
+  })
 
 describe("the default configuration opens no socket", () => {
   it("the preload really refuses a connection (the check can fail)", () => {
-    const r = spawnSync(process.execPath, ["--require", PRELOAD, "-e", "require('node:net').connect(80, '127.0.0.1')"], { encoding: "utf8" })
+    const r = spawnSync(
+      process.execPath,
+      ["--require", PRELOAD, "-e", "require('node:net').connect(80, '127.0.0.1')"],
+      { encoding: "utf8" }
+    )
     expect(r.stderr).toContain("NETWORK-ATTEMPT")
   })
 
@@ -22,7 +29,10 @@ describe("the default configuration opens no socket", () => {
       { role: "assistant", content: "", tool_calls: [{ name: "shell", arguments: { command: "npm test" } }] },
       { role: "assistant", content: `answer ${n}` }
     ]
-    fs.writeFileSync(transcript, JSON.stringify({ session_id: "offline", workspace: dir, messages: [...turn(1), ...turn(2), ...turn(3)] }))
+    fs.writeFileSync(
+      transcript,
+      JSON.stringify({ session_id: "offline", workspace: dir, messages: [...turn(1), ...turn(2), ...turn(3)] })
+    )
     try {
       for (const args of [
         ["--dir", dir, "session", "ingest", transcript],

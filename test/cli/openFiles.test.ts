@@ -37,8 +37,12 @@ describe("many episode files under a 1,024 open-files limit", () => {
     expect(listed.result).toHaveLength(COUNT)
     // the import was written: the journal holds it, and every summary file is the projection of it
     expect(fs.readFileSync(path.join(dir, "journal", "episodes.jsonl"), "utf8").split("\n")).toHaveLength(2)
-    expect(fs.readFileSync(path.join(dir, `${id(COUNT - 1)}.md`), "utf8")).toBe(`Session ${COUNT - 1}: the agent fixed the parser. The tests pass.`)
+    expect(fs.readFileSync(path.join(dir, `${id(COUNT - 1)}.md`), "utf8")).toBe(
+      `Session ${COUNT - 1}: the agent fixed the parser. The tests pass.`
+    )
     expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
-    expect(limited(["--dir", dir, "episodes", "show", id(7)]).stdout).toContain("Session 7: the agent fixed the parser. The tests pass.")
+    expect(limited(["--dir", dir, "episodes", "show", id(7)]).stdout).toContain(
+      "Session 7: the agent fixed the parser. The tests pass."
+    )
   }, 60_000)
 })

@@ -25,7 +25,10 @@ describe("tmem tool --schema", () => {
   })
 
   it("needs no memory directory; with --json (before or after) it has the {ok,result} shape of every command", async () => {
-    for (const argv of [["--json", "tool", "--schema", "mcp"], ["tool", "--schema", "mcp", "--json"]]) {
+    for (const argv of [
+      ["--json", "tool", "--schema", "mcp"],
+      ["tool", "--schema", "mcp", "--json"]
+    ]) {
       const r = await tmem(argv, { env: { TMEM_DIR: "/nonexistent/tmem-schema-test" } })
       expect(r.code).toBe(0)
       expect(json(r.stdout)).toEqual({ ok: true, result: toolDefinition("mcp") })
@@ -58,7 +61,9 @@ describe("tmem tool --schema", () => {
     const r = await tmem(["tool"])
     expect(r.code).toBe(2)
     expect(r.stdout).toBe("")
-    expect(r.stderr).toBe("tmem: tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp; see tmem --help\n")
+    expect(r.stderr).toBe(
+      "tmem: tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp; see tmem --help\n"
+    )
   })
 })
 
@@ -69,6 +74,9 @@ describe("tmem tool: the call forms still work", () => {
     expect(a).toMatchObject({ code: 0, stdout: "added to user: Prefers dark mode\n", stderr: "" })
     const s = await tmem(["--dir", dir, "--json", "tool", "-"], { input: '{"action":"stats","target":"user"}' })
     expect(s.code).toBe(0)
-    expect(json(s.stdout)).toMatchObject({ ok: true, result: { success: true, target: "user", used: 17, entries: [{ index: 1, chars: 17 }] } })
+    expect(json(s.stdout)).toMatchObject({
+      ok: true,
+      result: { success: true, target: "user", used: 17, entries: [{ index: 1, chars: 17 }] }
+    })
   })
 })

@@ -20,13 +20,29 @@ describe("tmem: options, help and usage errors", () => {
   })
 
   it("an unknown option says so on one line, exit 2, wherever it is", async () => {
-    for (const argv of [["--bogus"], ["--dir", "/tmp", "--bogus", "facts", "show"], ["facts", "show", "--bogus"], ["--wizard"], ["--log-level", "debug", "prompt"]]) {
+    for (const argv of [
+      ["--bogus"],
+      ["--dir", "/tmp", "--bogus", "facts", "show"],
+      ["facts", "show", "--bogus"],
+      ["--wizard"],
+      ["--log-level", "debug", "prompt"]
+    ]) {
       const r = await tmem(argv)
       const name = argv.find((a) => a.startsWith("--") && !["--dir"].includes(a))!
-      expect(r, argv.join(" ")).toMatchObject({ code: 2, stdout: "", stderr: `tmem: unknown option ${name}; see tmem --help\n` })
+      expect(r, argv.join(" ")).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr: `tmem: unknown option ${name}; see tmem --help\n`
+      })
     }
-    expect(await tmem(["bogus"])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^tmem: unknown command tmem bogus \(one of: tool, facts, .*\); see tmem --help\n$/) })
-    expect(await tmem(["facts", "add", "user"])).toMatchObject({ code: 2, stderr: "tmem: Missing argument <content>; see tmem --help\n" })
+    expect(await tmem(["bogus"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^tmem: unknown command tmem bogus \(one of: tool, facts, .*\); see tmem --help\n$/)
+    })
+    expect(await tmem(["facts", "add", "user"])).toMatchObject({
+      code: 2,
+      stderr: "tmem: Missing argument <content>; see tmem --help\n"
+    })
   })
 
   it("--json goes before or after the command, and every --json answer is one {ok} object", async () => {
@@ -77,7 +93,10 @@ describe("tmem: options, help and usage errors", () => {
 
   it("a word after -- is an argument even if it looks like an option", async () => {
     const dir = fresh()
-    expect(await tmem(["--dir", dir, "facts", "add", "user", "--", "--json is a flag"])).toMatchObject({ code: 0, stdout: "added to user: --json is a flag\n" })
+    expect(await tmem(["--dir", dir, "facts", "add", "user", "--", "--json is a flag"])).toMatchObject({
+      code: 0,
+      stdout: "added to user: --json is a flag\n"
+    })
   })
 })
 
@@ -85,7 +104,9 @@ describe("tmem: what reaches the terminal from errors", () => {
   it("a newline in an echoed query stays one line", async () => {
     const r = await tmem(["--dir", fresh(), "tool", '{"action":"view","query":"a\\nb"}'])
     expect(r.code).toBe(1)
-    expect(r.stderr).toBe("episode a\\nb is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n")
+    expect(r.stderr).toBe(
+      "episode a\\nb is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n"
+    )
   })
 
   it("a damaged config's escape sequences are shown escaped, never sent", async () => {

@@ -9,27 +9,33 @@ import { DerivedFiles } from "../../src/ports/DerivedFiles.js"
  */
 export const derivedFilesContract = (
   name: string,
-  make: Effect.Effect<{ readonly layer: Layer.Layer<DerivedFiles>; readonly reopen?: Layer.Layer<DerivedFiles> }, never, Scope.Scope>
+  make: Effect.Effect<
+    { readonly layer: Layer.Layer<DerivedFiles>; readonly reopen?: Layer.Layer<DerivedFiles> },
+    never,
+    Scope.Scope
+  >
 ) =>
   describe(`DerivedFiles contract: ${name}`, () => {
     const bytes = (s: string) => new TextEncoder().encode(s)
     const text = (o: Option.Option<Uint8Array>) => Option.map(o, (b) => new TextDecoder().decode(b))
 
-    it.scopedLive("a file never written reads as None; a written one reads back byte for byte, replaced whole by the next write", () =>
-      Effect.gen(function* () {
-        const { layer } = yield* make
-        yield* Effect.gen(function* () {
-          const files = yield* DerivedFiles
-          expect(Option.isNone(yield* files.read("episodes.vec"))).toBe(true)
-          yield* files.write("episodes.vec", bytes("first, longer content"))
-          expect(text(yield* files.read("episodes.vec"))).toEqual(Option.some("first, longer content"))
-          yield* files.write("episodes.vec", bytes("second"))
-          expect(text(yield* files.read("episodes.vec"))).toEqual(Option.some("second"))
-          yield* files.write("empty.bin", new Uint8Array(0))
-          expect(Option.map(yield* files.read("empty.bin"), (b) => b.length)).toEqual(Option.some(0))
-          expect(Option.isNone(yield* files.read("other.vec"))).toBe(true)
-        }).pipe(Effect.provide(layer))
-      })
+    it.scopedLive(
+      "a file never written reads as None; a written one reads back byte for byte, replaced whole by the next write",
+      () =>
+        Effect.gen(function* () {
+          const { layer } = yield* make
+          yield* Effect.gen(function* () {
+            const files = yield* DerivedFiles
+            expect(Option.isNone(yield* files.read("episodes.vec"))).toBe(true)
+            yield* files.write("episodes.vec", bytes("first, longer content"))
+            expect(text(yield* files.read("episodes.vec"))).toEqual(Option.some("first, longer content"))
+            yield* files.write("episodes.vec", bytes("second"))
+            expect(text(yield* files.read("episodes.vec"))).toEqual(Option.some("second"))
+            yield* files.write("empty.bin", new Uint8Array(0))
+            expect(Option.map(yield* files.read("empty.bin"), (b) => b.length)).toEqual(Option.some(0))
+            expect(Option.isNone(yield* files.read("other.vec"))).toBe(true)
+          }).pipe(Effect.provide(layer))
+        })
     )
 
     it.scopedLive("what was written is there for the next opening of the same storage", () =>
@@ -37,7 +43,9 @@ export const derivedFilesContract = (
         const { layer, reopen } = yield* make
         if (reopen === undefined) return
         yield* Effect.flatMap(DerivedFiles, (f) => f.write("episodes.vec", bytes("kept"))).pipe(Effect.provide(layer))
-        expect(text(yield* Effect.flatMap(DerivedFiles, (f) => f.read("episodes.vec")).pipe(Effect.provide(reopen)))).toEqual(Option.some("kept"))
+        expect(
+          text(yield* Effect.flatMap(DerivedFiles, (f) => f.read("episodes.vec")).pipe(Effect.provide(reopen)))
+        ).toEqual(Option.some("kept"))
       })
     )
   })

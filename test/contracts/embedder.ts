@@ -59,22 +59,24 @@ export const embedderContract = (name: string, make: Effect.Effect<Layer.Layer<E
       )
     )
 
-    it.scopedLive("a text is closest to itself; similarities, when offered, are one finite value in [-1, 1] per corpus text and agree", () =>
-      run((e) =>
-        Effect.gen(function* () {
-          const vs = yield* e.embed(CORPUS, [...CORPUS, CORPUS[0]!])
-          const query = vs[CORPUS.length]!
-          const cosines = CORPUS.map((_, i) => cosine(query, vs[i]!))
-          expect(cosines.indexOf(Math.max(...cosines))).toBe(0)
-          if (e.similarities === undefined) return
-          const sims = yield* e.similarities(CORPUS, CORPUS[0]!)
-          expect(sims).toHaveLength(CORPUS.length)
-          for (const s of sims) expect(Number.isFinite(s) && s >= -1 - 1e-9 && s <= 1 + 1e-9).toBe(true)
-          expect(sims.indexOf(Math.max(...sims))).toBe(0)
-          expect(sims[0]).toBeCloseTo(1, 9)
-          // they answer what the vectors' cosines estimate
-          sims.forEach((s, i) => expect(Math.abs(s - cosines[i]!)).toBeLessThan(0.25))
-        })
-      )
+    it.scopedLive(
+      "a text is closest to itself; similarities, when offered, are one finite value in [-1, 1] per corpus text and agree",
+      () =>
+        run((e) =>
+          Effect.gen(function* () {
+            const vs = yield* e.embed(CORPUS, [...CORPUS, CORPUS[0]!])
+            const query = vs[CORPUS.length]!
+            const cosines = CORPUS.map((_, i) => cosine(query, vs[i]!))
+            expect(cosines.indexOf(Math.max(...cosines))).toBe(0)
+            if (e.similarities === undefined) return
+            const sims = yield* e.similarities(CORPUS, CORPUS[0]!)
+            expect(sims).toHaveLength(CORPUS.length)
+            for (const s of sims) expect(Number.isFinite(s) && s >= -1 - 1e-9 && s <= 1 + 1e-9).toBe(true)
+            expect(sims.indexOf(Math.max(...sims))).toBe(0)
+            expect(sims[0]).toBeCloseTo(1, 9)
+            // they answer what the vectors' cosines estimate
+            sims.forEach((s, i) => expect(Math.abs(s - cosines[i]!)).toBeLessThan(0.25))
+          })
+        )
     )
   })

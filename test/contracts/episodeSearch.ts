@@ -7,14 +7,18 @@ import { EpisodeSearch } from "../../src/ports/EpisodeSearch.js"
  * `fresh` gives a layer over empty storage each call; `reopen` (optional) a second layer over the same storage, as
  * a new process would open it. Scores are the adapter's own, so the contract checks order and membership only.
  */
-export const episodeSearchContract = (name: string, fresh: () => { readonly layer: Layer.Layer<EpisodeSearch>; readonly reopen?: () => Layer.Layer<EpisodeSearch> }) =>
+export const episodeSearchContract = (
+  name: string,
+  fresh: () => { readonly layer: Layer.Layer<EpisodeSearch>; readonly reopen?: () => Layer.Layer<EpisodeSearch> }
+) =>
   describe(`EpisodeSearch contract: ${name}`, () => {
     const DOCS = [
       { id: "a", stamp: "1", text: "Ben adopted a beagle named Oscar from the shelter" },
       { id: "b", stamp: "1", text: "The PostgreSQL migration failed because the disk on db-3 was full" },
       { id: "c", stamp: "1", text: "Ana painted a watercolour of the sunset over Lake Tahoe" }
     ]
-    const run = <A>(layer: Layer.Layer<EpisodeSearch>, f: (s: EpisodeSearch["Type"]) => Effect.Effect<A>) => Effect.runPromise(Effect.flatMap(EpisodeSearch, f).pipe(Effect.provide(layer)))
+    const run = <A>(layer: Layer.Layer<EpisodeSearch>, f: (s: EpisodeSearch["Type"]) => Effect.Effect<A>) =>
+      Effect.runPromise(Effect.flatMap(EpisodeSearch, f).pipe(Effect.provide(layer)))
 
     it("an empty index holds nothing and finds nothing", async () => {
       const { layer } = fresh()
@@ -25,7 +29,12 @@ export const episodeSearchContract = (name: string, fresh: () => { readonly laye
 
     it("finds a document by its rare words, best first, with coverage in 0–1; never more than asked", async () => {
       const { layer } = fresh()
-      const [found, one] = await run(layer, (s) => Effect.zipRight(s.update(DOCS, []), Effect.zip(s.search("what was the beagle called", 5), s.search("disk full db-3 migration sunset", 1))))
+      const [found, one] = await run(layer, (s) =>
+        Effect.zipRight(
+          s.update(DOCS, []),
+          Effect.zip(s.search("what was the beagle called", 5), s.search("disk full db-3 migration sunset", 1))
+        )
+      )
       expect(found[0]!.id).toBe("a")
       for (const m of found) expect(m.coverage >= 0 && m.coverage <= 1).toBe(true)
       expect(one).toHaveLength(1)
@@ -38,10 +47,19 @@ export const episodeSearchContract = (name: string, fresh: () => { readonly laye
         Effect.gen(function* () {
           yield* s.update(DOCS, [])
           yield* s.update([{ id: "a", stamp: "2", text: "Ben adopted a cat named Miso" }], ["c"])
-          return [yield* s.indexed, yield* s.search("beagle Oscar", 5), yield* s.search("sunset Tahoe watercolour", 5)] as const
+          return [
+            yield* s.indexed,
+            yield* s.search("beagle Oscar", 5),
+            yield* s.search("sunset Tahoe watercolour", 5)
+          ] as const
         })
       )
-      expect(new Map(indexed)).toEqual(new Map([["a", "2"], ["b", "1"]]))
+      expect(new Map(indexed)).toEqual(
+        new Map([
+          ["a", "2"],
+          ["b", "1"]
+        ])
+      )
       expect(replaced.map((m) => m.id)).not.toContain("a")
       expect(removed).toEqual([])
     })
@@ -50,7 +68,14 @@ export const episodeSearchContract = (name: string, fresh: () => { readonly laye
       const { layer } = fresh()
       const weights = await run(layer, (s) =>
         Effect.zipRight(
-          s.update([...DOCS, { id: "d", stamp: "1", text: "Ben and Ana talked about Ben's week" }, { id: "e", stamp: "1", text: "Ben went home" }], []),
+          s.update(
+            [
+              ...DOCS,
+              { id: "d", stamp: "1", text: "Ben and Ana talked about Ben's week" },
+              { id: "e", stamp: "1", text: "Ben went home" }
+            ],
+            []
+          ),
           s.termWeights("Ben Oscar")
         )
       )
@@ -59,7 +84,12 @@ export const episodeSearchContract = (name: string, fresh: () => { readonly laye
 
     it("a stop-word-only or unknown query finds nothing", async () => {
       const { layer } = fresh()
-      const [stop, unknown] = await run(layer, (s) => Effect.zipRight(s.update(DOCS, []), Effect.zip(s.search("what did you do with it", 5), s.search("quantum chromodynamics", 5))))
+      const [stop, unknown] = await run(layer, (s) =>
+        Effect.zipRight(
+          s.update(DOCS, []),
+          Effect.zip(s.search("what did you do with it", 5), s.search("quantum chromodynamics", 5))
+        )
+      )
       expect(stop).toEqual([])
       expect(unknown).toEqual([])
     })

@@ -37,7 +37,13 @@ export const eventStoreContract = (fixture: StoreFixture) =>
           const a = yield* store.append("facts/user", factCodec("user"), 0, [added("one"), added("two")], at)
           expect(a.batch.version).toBe(2)
           expect(a.state.entries).toEqual(["one", "two"])
-          const b = yield* store.append("facts/user", factCodec("user"), 2, [FactRemoved.make({ target: "user", index: 0, previous: "one", selector: "one", at })], at)
+          const b = yield* store.append(
+            "facts/user",
+            factCodec("user"),
+            2,
+            [FactRemoved.make({ target: "user", index: 0, previous: "one", selector: "one", at })],
+            at
+          )
           expect(b.batch.version).toBe(3)
           const loaded = yield* store.load("facts/user", factCodec("user"))
           expect(loaded.state.entries).toEqual(["two"])
@@ -57,7 +63,9 @@ export const eventStoreContract = (fixture: StoreFixture) =>
         Effect.gen(function* () {
           yield* store.append("counter/a", counterCodec, 0, [inc(1)], at)
           const r = yield* Effect.either(store.append("counter/a", counterCodec, 0, [inc(5)], at))
-          expect(Either.isLeft(r) && r.left._tag === "VersionConflict" && r.left.actual === 1 && r.left.expected === 0).toBe(true)
+          expect(
+            Either.isLeft(r) && r.left._tag === "VersionConflict" && r.left.actual === 1 && r.left.expected === 0
+          ).toBe(true)
           expect((yield* store.load("counter/a", counterCodec)).state.total).toBe(1)
         })
       )
@@ -81,7 +89,11 @@ export const eventStoreContract = (fixture: StoreFixture) =>
               const loaded = yield* store.load("counter/a", counterCodec)
               yield* store.append("counter/a", counterCodec, loaded.version, [inc(1, `w${n}`)], at)
             }).pipe(Effect.retry({ while: (e) => e._tag === "VersionConflict", schedule: Schedule.recurs(500) }))
-          yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => i), bump, { concurrency: 8, discard: true })
+          yield* Effect.forEach(
+            Array.from({ length: 40 }, (_, i) => i),
+            bump,
+            { concurrency: 8, discard: true }
+          )
           const loaded = yield* store.load("counter/a", counterCodec)
           expect(loaded.state.total).toBe(40)
           expect(loaded.version).toBe(40)
@@ -94,7 +106,13 @@ export const eventStoreContract = (fixture: StoreFixture) =>
       run((store) =>
         Effect.gen(function* () {
           yield* store.append("facts/user", factCodec("user"), 0, [added("u")], at)
-          yield* store.append("facts/env", factCodec("env"), 0, [FactAdded.make({ target: "env", content: "e", at })], at)
+          yield* store.append(
+            "facts/env",
+            factCodec("env"),
+            0,
+            [FactAdded.make({ target: "env", content: "e", at })],
+            at
+          )
           expect((yield* store.load("facts/user", factCodec("user"))).state.entries).toEqual(["u"])
           expect((yield* store.load("facts/env", factCodec("env"))).state.entries).toEqual(["e"])
         })

@@ -16,25 +16,33 @@ export interface LlmFixture {
  */
 export const llmContract = (name: string, fixture: LlmFixture) =>
   describe(`Llm contract: ${name}`, () => {
-    const request = (content: string) => ({ system: "You answer in one word.", messages: [{ role: "user" as const, content }], maxTokens: 8 })
+    const request = (content: string) => ({
+      system: "You answer in one word.",
+      messages: [{ role: "user" as const, content }],
+      maxTokens: 8
+    })
 
-    it.scopedLive("says it is available, which model and where; answers each completion with the model's text as given", () =>
-      Effect.gen(function* () {
-        const layer = yield* fixture.answering(["merge", "  add\n"])
-        const [info, a, b] = yield* Effect.flatMap(Llm, (llm) => Effect.all([Effect.succeed(llm.info), llm.complete(request("one")), llm.complete(request("two"))])).pipe(
-          Effect.provide(layer)
-        )
-        expect(info.available).toBe(true)
-        expect(info.model).not.toBe("")
-        expect(info.endpoint).not.toBe("")
-        expect([a, b]).toEqual(["merge", "  add\n"])
-      })
+    it.scopedLive(
+      "says it is available, which model and where; answers each completion with the model's text as given",
+      () =>
+        Effect.gen(function* () {
+          const layer = yield* fixture.answering(["merge", "  add\n"])
+          const [info, a, b] = yield* Effect.flatMap(Llm, (llm) =>
+            Effect.all([Effect.succeed(llm.info), llm.complete(request("one")), llm.complete(request("two"))])
+          ).pipe(Effect.provide(layer))
+          expect(info.available).toBe(true)
+          expect(info.model).not.toBe("")
+          expect(info.endpoint).not.toBe("")
+          expect([a, b]).toEqual(["merge", "  add\n"])
+        })
     )
 
     it.scopedLive("a model that cannot be reached is a typed, one-line failure, never a defect", () =>
       Effect.gen(function* () {
         const layer = yield* fixture.unreachable
-        const r = yield* Effect.either(Effect.flatMap(Llm, (llm) => llm.complete(request("one"))).pipe(Effect.provide(layer)))
+        const r = yield* Effect.either(
+          Effect.flatMap(Llm, (llm) => llm.complete(request("one"))).pipe(Effect.provide(layer))
+        )
         expect(Either.isLeft(r)).toBe(true)
         if (Either.isLeft(r)) {
           expect(["LlmUnavailable", "LlmTimeout", "LlmBadResponse"]).toContain(r.left._tag)

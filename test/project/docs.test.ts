@@ -12,7 +12,14 @@ import { BIN } from "../support/cli.js"
 import { pool, runChain, type TranscriptRun } from "../support/transcriptRunner.js"
 import { alignToShown, chains, parseDoc, type ShownCommand, type Transcript, withPort } from "../support/transcripts.js"
 
-const DOCS = ["README.md", ...fs.readdirSync("docs").filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)]
+const DOCS = [
+  "README.md",
+  ...fs
+    .readdirSync("docs")
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`)
+]
 const parsed = DOCS.map((file) => parseDoc(file, fs.readFileSync(file, "utf8")))
 const transcripts = parsed.flatMap((p) => p.transcripts)
 const runnable = chains(transcripts.filter((t) => t.notRun === undefined))
@@ -38,17 +45,24 @@ const check = (c: ShownCommand, ran: TranscriptRun["commands"][number], run: Tra
   if (c.output.length === 0) return
   const shown = c.output.map((l) => withPort(l, run.port))
   // The whole printed text as well as the diff, so a doc that drifted can be fixed by pasting it.
-  expect.soft(alignToShown(shown, ran.printed), `${where}\n  output; it printed:\n${indent(ran.printed)}\n`).toBe(shown.join("\n"))
+  expect
+    .soft(alignToShown(shown, ran.printed), `${where}\n  output; it printed:\n${indent(ran.printed)}\n`)
+    .toBe(shown.join("\n"))
 }
 
 describe("the documentation runs verbatim", () => {
   beforeAll(async () => {
-    const results = await pool(runnable.map((chain) => () => runChain(chain, path.resolve("docs/examples"))), PARALLEL_CHAINS)
+    const results = await pool(
+      runnable.map((chain) => () => runChain(chain, path.resolve("docs/examples"))),
+      PARALLEL_CHAINS
+    )
     runnable.forEach((chain, i) => chain.forEach((t, j) => runs.set(t, results[i]![j]!)))
   }, 240_000)
 
   it("finds the built CLI and the transcripts, and every one parses", () => {
-    expect(fs.existsSync(BIN), `${BIN} is missing: run \`npm run build\` first (npm test builds before it tests)`).toBe(true)
+    expect(fs.existsSync(BIN), `${BIN} is missing: run \`npm run build\` first (npm test builds before it tests)`).toBe(
+      true
+    )
     expect(parsed.flatMap((p) => p.problems)).toEqual([])
     expect(transcripts.filter((t) => t.file === "README.md").length).toBeGreaterThanOrEqual(3)
     expect(transcripts.filter((t) => t.file === "docs/CLI.md").length).toBeGreaterThanOrEqual(10)
@@ -65,10 +79,12 @@ describe("the documentation runs verbatim", () => {
         if (c.notRun === undefined) check(c, run.commands[i]!, run, t.file)
       })
     })
-    for (const c of t.commands.filter((c) => c.notRun !== undefined)) it.skip(`${t.file}:${c.line}  $ ${c.text}  (not run: ${c.notRun})`, () => {})
+    for (const c of t.commands.filter((c) => c.notRun !== undefined))
+      it.skip(`${t.file}:${c.line}  $ ${c.text}  (not run: ${c.notRun})`, () => {})
   }
 
-  for (const s of parsed.flatMap((p) => p.summaries)) it.skip(`${s.file}:${s.line}  commands without prompts or output: not a transcript, not run`, () => {})
+  for (const s of parsed.flatMap((p) => p.summaries))
+    it.skip(`${s.file}:${s.line}  commands without prompts or output: not a transcript, not run`, () => {})
 })
 
 /** Every `ts` block, named after its doc and the doc line of its first line, so a type error points at the doc. */
@@ -86,9 +102,15 @@ describe("the documentation's TypeScript examples", () => {
     const dir = fs.mkdtempSync(path.resolve(".doc-ts-"))
     try {
       for (const e of tsExamples) fs.writeFileSync(path.join(dir, e.name), `${e.code}\nexport {}\n`)
-      const config = { extends: "../tsconfig.base.json", compilerOptions: { noEmit: true, noUnusedLocals: false }, include: ["*.ts"] }
+      const config = {
+        extends: "../tsconfig.base.json",
+        compilerOptions: { noEmit: true, noUnusedLocals: false },
+        include: ["*.ts"]
+      }
       fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(config))
-      const tsc = spawnSync(path.resolve("node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.json")], { encoding: "utf8" })
+      const tsc = spawnSync(path.resolve("node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.json")], {
+        encoding: "utf8"
+      })
       expect(tsc.stdout + tsc.stderr).toBe("")
       expect(tsc.status).toBe(0)
     } finally {

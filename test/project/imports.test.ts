@@ -13,11 +13,17 @@ const allowed: Record<Layer, ReadonlyArray<Layer>> = {
 }
 
 const files = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []))
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []
+    )
 
 const importsOf = (file: string) => {
   const text = fs.readFileSync(file, "utf8")
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => (m[1] ?? m[2])!)
+  return [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)
+  ].map((m) => (m[1] ?? m[2])!)
 }
 
 const SRC = path.resolve("src")
@@ -37,7 +43,8 @@ describe("import direction", () => {
         for (const spec of importsOf(file)) {
           if (!spec.startsWith(".")) continue
           const target = layerOf(path.resolve(path.dirname(file), spec))
-          if (target === undefined || !allowed[layer].includes(target)) violations.push(`${path.relative(SRC, file)} → ${spec}`)
+          if (target === undefined || !allowed[layer].includes(target))
+            violations.push(`${path.relative(SRC, file)} → ${spec}`)
         }
       }
       expect(violations).toEqual([])
@@ -49,10 +56,16 @@ describe("import direction", () => {
     for (const file of all.filter((f) => layerOf(f) === "domain")) {
       const text = fs.readFileSync(file, "utf8")
       for (const spec of importsOf(file)) {
-        if (spec.startsWith("node:") || spec.startsWith("@effect/platform") || spec === "undici" || ["fs", "path", "os", "crypto", "child_process"].includes(spec))
+        if (
+          spec.startsWith("node:") ||
+          spec.startsWith("@effect/platform") ||
+          spec === "undici" ||
+          ["fs", "path", "os", "crypto", "child_process"].includes(spec)
+        )
           violations.push(`${path.relative(SRC, file)} imports ${spec}`)
       }
-      if (/Date\.now\(|new Date\(|Math\.random\(|process\./.test(text)) violations.push(`${path.relative(SRC, file)} reads the clock, randomness or the process`)
+      if (/Date\.now\(|new Date\(|Math\.random\(|process\./.test(text))
+        violations.push(`${path.relative(SRC, file)} reads the clock, randomness or the process`)
     }
     expect(violations).toEqual([])
   })
@@ -60,7 +73,17 @@ describe("import direction", () => {
   it("ports import no adapter technology", () => {
     const violations = all
       .filter((f) => layerOf(f) === "ports" || layerOf(f) === "app")
-      .flatMap((f) => importsOf(f).filter((s) => s.startsWith("node:") || s.startsWith("@effect/platform") || s === "undici" || s === "fs-native-extensions").map((s) => `${path.relative(SRC, f)} imports ${s}`))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter(
+            (s) =>
+              s.startsWith("node:") ||
+              s.startsWith("@effect/platform") ||
+              s === "undici" ||
+              s === "fs-native-extensions"
+          )
+          .map((s) => `${path.relative(SRC, f)} imports ${s}`)
+      )
     expect(violations).toEqual([])
   })
 })

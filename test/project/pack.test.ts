@@ -4,7 +4,11 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 
-const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { license: string; engines: { node: string }; dependencies: Record<string, string> }
+const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as {
+  license: string
+  engines: { node: string }
+  dependencies: Record<string, string>
+}
 const temp: Array<string> = []
 afterAll(() => temp.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
@@ -14,9 +18,25 @@ describe("the npm package", () => {
     expect(r.status, r.stderr).toBe(0)
     const listed = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string; size: number }> }>)[0]!.files
     const files = listed.map((f) => f.path)
-    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/testing.js", "dist/testing.d.ts", "dist/bin.js", "dist/tmem.cjs", "README.md", "docs/CLI.md", "package.json", "LICENSE"]) expect(files).toContain(f)
+    for (const f of [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/testing.js",
+      "dist/testing.d.ts",
+      "dist/bin.js",
+      "dist/tmem.cjs",
+      "README.md",
+      "docs/CLI.md",
+      "package.json",
+      "LICENSE"
+    ])
+      expect(files).toContain(f)
     expect(files.some((f) => f.startsWith("dist/adapters/facade/openMemory.d.ts"))).toBe(true)
-    expect(files.filter((f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("bench/") || f.includes(".cache"))).toEqual([])
+    expect(
+      files.filter(
+        (f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("bench/") || f.includes(".cache")
+      )
+    ).toEqual([])
     // the bundle's source map maps into every bundled dependency: 11 MB nobody installing the package needs
     expect(files).not.toContain("dist/tmem.cjs.map")
     expect(listed.filter((f) => f.size > 2_000_000).map((f) => f.path)).toEqual([])
@@ -32,7 +52,9 @@ describe("the npm package", () => {
   it("installed from its tarball, it loads with require() from CommonJS and with import, and its CLI runs", () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-pack-"))
     temp.push(work)
-    const packed = spawnSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { encoding: "utf8" })
+    const packed = spawnSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+      encoding: "utf8"
+    })
     expect(packed.status, packed.stderr).toBe(0)
     const tarball = path.join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename)
     // what `npm install <tarball>` puts in place, without the network: the package's files under node_modules,
@@ -59,8 +81,12 @@ openMemory({ dir: process.argv[2] }).then(async (m) => {
     expect(cjs.stderr).toBe("")
     expect(JSON.parse(cjs.stdout)).toMatchObject({ success: true, message: "added to user: Prefers CommonJS" })
     // the scripted server is for tests: it has its own entry, not the main one
-    expect(spawnSync(process.execPath, ["main.mjs"], { cwd: app, encoding: "utf8" }).stdout).toBe("function function false\n")
-    const version = spawnSync(process.execPath, [path.join(installed, "dist", "bin.js"), "--version"], { encoding: "utf8" })
+    expect(spawnSync(process.execPath, ["main.mjs"], { cwd: app, encoding: "utf8" }).stdout).toBe(
+      "function function false\n"
+    )
+    const version = spawnSync(process.execPath, [path.join(installed, "dist", "bin.js"), "--version"], {
+      encoding: "utf8"
+    })
     expect(version.stdout).toBe("tmem 0.1.0\n")
   })
 })

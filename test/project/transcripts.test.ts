@@ -50,14 +50,23 @@ describe("doc transcripts: parsing", () => {
   it("finds transcripts in sh blocks with prompts, and lists sh blocks without prompts as command summaries", () => {
     expect(parsed.transcripts.map((t) => t.line)).toEqual([11, 21, 28, 32])
     expect(parsed.summaries).toEqual([{ file: "docs/X.md", line: 8 }])
-    expect(parsed.problems).toEqual(["docs/X.md:6: a `$ ` prompt in a block that is not `sh`", "docs/X.md:33: text before the first prompt: stray prose"])
+    expect(parsed.problems).toEqual([
+      "docs/X.md:6: a `$ ` prompt in a block that is not `sh`",
+      "docs/X.md:33: text before the first prompt: stray prose"
+    ])
   })
 
   it("reads each command's line, shown output, expected exit status and background marker", () => {
     const [first] = parsed.transcripts
     expect(first!.commands).toEqual([
       { line: 12, text: "tmem facts add env x   # adds", output: ["added to env: x"], exit: 0, background: false },
-      { line: 14, text: "tmem facts add env y", output: ["memory: refused  # not a status marker", "second line"], exit: 1, background: false },
+      {
+        line: 14,
+        text: "tmem facts add env y",
+        output: ["memory: refused  # not a status marker", "second line"],
+        exit: 1,
+        background: false
+      },
       { line: 17, text: "tmem dev llm-server --port 41234 &   # background", output: [], exit: 0, background: true },
       { line: 18, text: "tmem bogus   # exit 2", output: [], exit: 2, background: false },
       { line: 19, text: "tmem prompt                 # output left out", output: [], exit: 0, background: false }
@@ -66,7 +75,10 @@ describe("doc transcripts: parsing", () => {
 
   it("keeps inner blank output lines, drops trailing ones, and reads continuation and not-run markers", () => {
     const [, second, third, fourth] = parsed.transcripts
-    expect(second).toMatchObject({ continues: true, commands: [{ output: ["", "2026-11-29T21:40:12.113Z  env@1  x"] }] })
+    expect(second).toMatchObject({
+      continues: true,
+      commands: [{ output: ["", "2026-11-29T21:40:12.113Z  env@1  x"] }]
+    })
     expect(third).toMatchObject({ continues: false, notRun: "needs a terminal" })
     expect(fourth!.commands.map((c) => c.notRun)).toEqual([undefined, "opens vi"])
   })
@@ -80,7 +92,12 @@ describe("doc transcripts: comparing output", () => {
   const same = (shown: ReadonlyArray<string>, printed: string) => alignToShown(shown, printed) === shown.join("\n")
 
   it("matches text literally, regex characters included", () => {
-    expect(same(['env: 72/80 bytes (90%), 3 entries', '[1] 20c "Redis 7 on port 6380"'], 'env: 72/80 bytes (90%), 3 entries\n[1] 20c "Redis 7 on port 6380"\n')).toBe(true)
+    expect(
+      same(
+        ["env: 72/80 bytes (90%), 3 entries", '[1] 20c "Redis 7 on port 6380"'],
+        'env: 72/80 bytes (90%), 3 entries\n[1] 20c "Redis 7 on port 6380"\n'
+      )
+    ).toBe(true)
     expect(same(["env: 72/80 bytes (90%)"], "env: 72/80 bytes X90%)\n")).toBe(false)
     expect(same(["a.c"], "abc\n")).toBe(false)
   })
@@ -101,7 +118,9 @@ describe("doc transcripts: comparing output", () => {
   it("fails on a missing or an extra line, and keeps only the differing lines visible", () => {
     expect(same(["a", "b"], "a\n")).toBe(false)
     expect(same(["a"], "a\nb\n")).toBe(false)
-    expect(alignToShown(["2026-11-29T21:40:12.113Z x", "y"], "2031-01-02T03:04:05.006Z x\nz\n")).toBe("2026-11-29T21:40:12.113Z x\nz")
+    expect(alignToShown(["2026-11-29T21:40:12.113Z x", "y"], "2031-01-02T03:04:05.006Z x\nz\n")).toBe(
+      "2026-11-29T21:40:12.113Z x\nz"
+    )
   })
 })
 
@@ -118,7 +137,9 @@ const alive = (pid: number) => {
 
 describe("doc transcripts: running", () => {
   it("runs each command with bash, capturing what it prints and its status; a syntax error stops only its command", async () => {
-    const [run] = await runOne([`${fence}sh`, "$ echo out; echo err >&2", "$ (exit 3)", "$ echo <x>", "$ echo after", fence].join("\n"))
+    const [run] = await runOne(
+      [`${fence}sh`, "$ echo out; echo err >&2", "$ (exit 3)", "$ echo <x>", "$ echo after", fence].join("\n")
+    )
     expect(run!.commands.map((c) => c.exit)).toEqual([0, 3, 2, 0])
     expect(run!.commands[0]!.printed).toBe("out\nerr\n")
     expect(run!.commands[2]!.printed).toContain("syntax error")
@@ -130,7 +151,7 @@ describe("doc transcripts: running", () => {
       [
         `${fence}sh`,
         "$ export GREETING=hi",
-        "$ ls -A \"$TMEM_DIR\" | wc -l",
+        '$ ls -A "$TMEM_DIR" | wc -l',
         `$ sh -c 'echo $$; exec sleep 300' &`,
         fence,
         `${fence}sh`,

@@ -32,7 +32,11 @@ export const appLayer = (
     drain?: Duration.DurationInput
   } = {}
 ) =>
-  Layer.mergeAll(makeCapConsolidationLayer(options.cap), options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer, Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(MemoryDerivedFiles.layer))).pipe(
+  Layer.mergeAll(
+    makeCapConsolidationLayer(options.cap),
+    options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer,
+    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(MemoryDerivedFiles.layer))
+  ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         options.store ?? MemoryEventStore.layer,

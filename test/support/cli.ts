@@ -12,7 +12,10 @@ export interface Run {
 }
 
 /** Runs the built `tmem` in a child process (CI builds before testing). */
-export const tmem = (args: ReadonlyArray<string>, options: { input?: string | Buffer; env?: Record<string, string> } = {}): Promise<Run> => {
+export const tmem = (
+  args: ReadonlyArray<string>,
+  options: { input?: string | Buffer; env?: Record<string, string> } = {}
+): Promise<Run> => {
   const child = startTmem(args, options.env)
   child.stdin.end(options.input ?? "")
   return finished(child)
@@ -20,7 +23,10 @@ export const tmem = (args: ReadonlyArray<string>, options: { input?: string | Bu
 
 /** The built `tmem` started in a child process with no memory directory or config from the environment. */
 export const startTmem = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "", ...env }, stdio: ["pipe", "pipe", "pipe"] })
+  spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, TMEM_DIR: "", TMEM_CONFIG: "", ...env },
+    stdio: ["pipe", "pipe", "pipe"]
+  })
 
 /** What a child printed, once it has exited. */
 export const finished = (child: ChildProcessWithoutNullStreams): Promise<Run> =>

@@ -17,6 +17,9 @@ export default function setup() {
   return () => {
     const left = fs.readdirSync(root).filter((name) => !CACHES.test(name))
     fs.rmSync(root, { recursive: true, force: true })
-    if (left.length > 0) throw new Error(`tests left temporary files behind: ${left.join(", ")} (clean them up in the test, see test/support)`)
+    if (left.length > 0)
+      throw new Error(
+        `tests left temporary files behind: ${left.join(", ")} (clean them up in the test, see test/support)`
+      )
   }
 }

@@ -3,7 +3,12 @@ import type { RecordedRequest, ScriptedServer } from "../../src/adapters/dev/Scr
 import * as HttpEmbedder from "../../src/adapters/http/HttpEmbedder.js"
 import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
 import * as OpenAiLlm from "../../src/adapters/http/OpenAiLlm.js"
-import { DEFAULT_EMBEDDING, DEFAULT_LLM, type LlmConfig, type MemoryConfig } from "../../src/domain/config/MemoryConfig.js"
+import {
+  DEFAULT_EMBEDDING,
+  DEFAULT_LLM,
+  type LlmConfig,
+  type MemoryConfig
+} from "../../src/domain/config/MemoryConfig.js"
 import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import { appLayer } from "./app.js"
 
@@ -24,7 +29,8 @@ export const scriptedLlm = (server: ScriptedServer, over: Partial<LlmConfig> = {
 export const scriptedEmbedder = (server: ScriptedServer) =>
   HttpEmbedder.layer({ ...DEFAULT_EMBEDDING, provider: "http", baseUrl: server.url, model: "scripted" })
 
-export const chats = (server: ScriptedServer): ReadonlyArray<RecordedRequest> => server.requests.filter((r) => r.path.endsWith("/chat/completions"))
+export const chats = (server: ScriptedServer): ReadonlyArray<RecordedRequest> =>
+  server.requests.filter((r) => r.path.endsWith("/chat/completions"))
 
 /** The last message a chat request sent (the user prompt). */
 export const promptOf = (r: RecordedRequest): string => {

@@ -10,7 +10,11 @@ import { quietLogs } from "./logs.js"
 /** A store under test, in a fresh place; the scope removes the directory afterwards. */
 export interface StoreFixture {
   readonly name: string
-  readonly make: Effect.Effect<{ readonly layer: Layer.Layer<EventStore>; readonly dir: string | undefined }, never, import("effect").Scope.Scope>
+  readonly make: Effect.Effect<
+    { readonly layer: Layer.Layer<EventStore>; readonly dir: string | undefined },
+    never,
+    import("effect").Scope.Scope
+  >
 }
 
 export const memoryFixture: StoreFixture = {
@@ -18,10 +22,9 @@ export const memoryFixture: StoreFixture = {
   make: Effect.map(Layer.memoize(MemoryEventStore.layer), (layer) => ({ layer, dir: undefined }))
 }
 
-export const tempDir = Effect.flatMap(FileSystem.FileSystem, (fs) => fs.makeTempDirectoryScoped({ prefix: "tmem-test-" })).pipe(
-  Effect.provide(NodeFiles),
-  Effect.orDie
-)
+export const tempDir = Effect.flatMap(FileSystem.FileSystem, (fs) =>
+  fs.makeTempDirectoryScoped({ prefix: "tmem-test-" })
+).pipe(Effect.provide(NodeFiles), Effect.orDie)
 
 export const diskLayer = (dir: string, options: Partial<DiskEventStore.DiskOptions> = {}) =>
   Layer.merge(DiskEventStore.layer({ dir, ...options }).pipe(Layer.provide(NodeFiles)), quietLogs)
@@ -34,7 +37,10 @@ export const diskFixture: StoreFixture = {
 /** A stream kind without a text projection: a counter, to exercise plain journals. */
 const Incremented = Schema.TaggedStruct("Incremented", { by: Schema.Number, note: Schema.String })
 export type CounterEvent = typeof Incremented.Type
-export const counterCodec: StreamCodec<{ readonly total: number; readonly notes: ReadonlyArray<string> }, CounterEvent> = {
+export const counterCodec: StreamCodec<
+  { readonly total: number; readonly notes: ReadonlyArray<string> },
+  CounterEvent
+> = {
   initialState: { total: 0, notes: [] },
   evolve: (s, e) => ({ total: s.total + e.by, notes: [...s.notes, e.note] }),
   events: Incremented

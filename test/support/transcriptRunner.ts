@@ -96,21 +96,34 @@ const readOr = (file: string, fallback: string) => (fs.existsSync(file) ? fs.rea
 
 /** A clean environment: nothing of the caller's memory, config or editor leaks in, and nothing leaks out. */
 const environment = (root: string, bin: string): NodeJS.ProcessEnv => {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TMEM_") && k !== "VISUAL" && k !== "NO_COLOR"))
-  return { ...env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`, HOME: path.join(root, "home"), TMPDIR: path.join(root, "tmp"), EDITOR: "true" }
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("TMEM_") && k !== "VISUAL" && k !== "NO_COLOR")
+  )
+  return {
+    ...env,
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`,
+    HOME: path.join(root, "home"),
+    TMPDIR: path.join(root, "tmp"),
+    EDITOR: "true"
+  }
 }
 
 /**
  * Runs one chain (a transcript and those that continue it) in a new directory holding a copy of docs/examples,
  * and removes the directory afterwards.
  */
-export const runChain = async (chain: ReadonlyArray<Transcript>, examples: string): Promise<ReadonlyArray<TranscriptRun>> => {
+export const runChain = async (
+  chain: ReadonlyArray<Transcript>,
+  examples: string
+): Promise<ReadonlyArray<TranscriptRun>> => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-doc-"))
   try {
     const [work, cap, bin] = ["work", "cap", "bin"].map((d) => path.join(root, d)) as [string, string, string]
     for (const d of [work, cap, bin, path.join(root, "home"), path.join(root, "tmp")]) fs.mkdirSync(d)
     if (fs.existsSync(examples)) fs.cpSync(examples, path.join(work, "docs", "examples"), { recursive: true })
-    fs.writeFileSync(path.join(bin, "tmem"), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(BIN)} "$@"\n`, { mode: 0o755 })
+    fs.writeFileSync(path.join(bin, "tmem"), `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(BIN)} "$@"\n`, {
+      mode: 0o755
+    })
     const env = environment(root, bin)
     const runs: Array<TranscriptRun> = []
     for (const [index, t] of chain.entries()) {
@@ -118,7 +131,9 @@ export const runChain = async (chain: ReadonlyArray<Transcript>, examples: strin
       const file = path.join(cap, `${index}.sh`)
       fs.writeFileSync(file, script(t, index, cap, port, index === 0))
       const finished = await runBash(file, work, env, path.join(cap, `${index}.log`))
-      const shell = readOr(path.join(cap, `${index}.log`), "") + (finished ? "" : `(the block did not finish within ${BLOCK_TIMEOUT_MS / 1000} s and was killed)\n`)
+      const shell =
+        readOr(path.join(cap, `${index}.log`), "") +
+        (finished ? "" : `(the block did not finish within ${BLOCK_TIMEOUT_MS / 1000} s and was killed)\n`)
       runs.push({
         port,
         shell,
@@ -137,7 +152,7 @@ export const runChain = async (chain: ReadonlyArray<Transcript>, examples: strin
 
 /** Runs `tasks` with at most `limit` at a time (each chain is a few sequential `tmem` processes). */
 export const pool = async <A>(tasks: ReadonlyArray<() => Promise<A>>, limit: number): Promise<ReadonlyArray<A>> => {
-  const results: Array<A> = new Array(tasks.length)
+  const results: Array<A> = Array.from({ length: tasks.length }) as Array<A>
   let next = 0
   const worker = async () => {
     while (next < tasks.length) {

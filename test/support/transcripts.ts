@@ -22,7 +22,9 @@ export interface Transcript {
   readonly file: string
   /** 1-based line of the opening fence. */
   readonly line: number
-  /** First line `# continues …`: runs after the previous transcript of the file, in its directory and shell variables. */
+  /**
+   * First line `# continues …`: runs after the previous transcript of the file, in its directory and shell variables.
+   */
   readonly continues: boolean
   /** First line `# not run: <reason>`. */
   readonly notRun?: string
@@ -100,10 +102,11 @@ export const parseDoc = (file: string, text: string): ParsedDoc => {
     }
     const head = block.lines.slice(0, first).filter((l) => l.trim() !== "")
     const stray = head.filter((l) => !CONTINUES.test(l) && !NOT_RUN.test(l))
-    for (const l of stray) problems.push(`${file}:${block.line + 1 + block.lines.indexOf(l)}: text before the first prompt: ${l}`)
+    for (const l of stray)
+      problems.push(`${file}:${block.line + 1 + block.lines.indexOf(l)}: text before the first prompt: ${l}`)
     const notRun = head.map((l) => NOT_RUN.exec(l)?.[1]).find((r) => r !== undefined)
     const commands: Array<ShownCommand> = []
-    for (let i = first; i < block.lines.length; ) {
+    for (let i = first; i < block.lines.length;) {
       let next = i + 1
       while (next < block.lines.length && !block.lines[next]!.startsWith(PROMPT)) next++
       commands.push(command(block.line + 1 + i, block.lines[i]!.slice(PROMPT.length), block.lines.slice(i + 1, next)))
@@ -143,7 +146,12 @@ const linePattern = (shown: string): RegExp =>
         const literal: Array<string> = []
         let at = 0
         for (const m of part.matchAll(TIMESTAMP)) {
-          literal.push(escape(part.slice(at, m.index)), m[0].includes("T") ? "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z" : "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d")
+          literal.push(
+            escape(part.slice(at, m.index)),
+            m[0].includes("T")
+              ? "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(?:\\.\\d+)?Z"
+              : "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d"
+          )
           at = m.index + m[0].length
         }
         literal.push(escape(part.slice(at)))

@@ -38,7 +38,9 @@ export const askOn =
   (prompt: string): Promise<string | undefined> => {
     if (input.isTTY !== true) {
       // what would have been asked about (every line but the question), so the refusal names its call
-      output.write(`${prompt.slice(0, prompt.lastIndexOf("\n") + 1)}tmem: cannot ask for approval: stdin is not a terminal; answered no (use --approve auto or deny in scripts)\n`)
+      output.write(
+        `${prompt.slice(0, prompt.lastIndexOf("\n") + 1)}tmem: cannot ask for approval: stdin is not a terminal; answered no (use --approve auto or deny in scripts)\n`
+      )
       return Promise.resolve(undefined)
     }
     return new Promise((resolve) => {

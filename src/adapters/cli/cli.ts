@@ -52,7 +52,10 @@ const readStdin = Effect.tryPromise({
 const tool = Command.make(
   "tool",
   {
-    json: Args.text({ name: "json" }).pipe(Args.withDescription("the tool's arguments as JSON, or - to read them from stdin"), Args.optional),
+    json: Args.text({ name: "json" }).pipe(
+      Args.withDescription("the tool's arguments as JSON, or - to read them from stdin"),
+      Args.optional
+    ),
     schema: Options.choice("schema", TOOL_FORMATS).pipe(
       Options.withDescription("print the tool's definition for openai, anthropic or mcp instead of running a call"),
       Options.optional
@@ -66,9 +69,12 @@ const tool = Command.make(
       if (Option.isSome(schema)) {
         if (Option.isSome(json)) return yield* usage("tool takes either a JSON argument or --schema, not both")
         const definition = toolDefinition(schema.value)
-        return yield* Console.log(g.json ? JSON.stringify({ ok: true, result: definition }) : JSON.stringify(definition, null, 2))
+        return yield* Console.log(
+          g.json ? JSON.stringify({ ok: true, result: definition }) : JSON.stringify(definition, null, 2)
+        )
       }
-      if (Option.isNone(json)) return yield* usage("tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp")
+      if (Option.isNone(json))
+        return yield* usage("tool needs a JSON argument, - for stdin, or --schema openai|anthropic|mcp")
       return yield* report(
         g,
         Effect.gen(function* () {
@@ -82,7 +88,7 @@ const tool = Command.make(
     })
 ).pipe(
   Command.withDescription(
-    "run one call of the `memory` tool, e.g. tmem tool '{\"action\":\"stats\",\"target\":\"env\"}'; --schema prints its definition"
+    'run one call of the `memory` tool, e.g. tmem tool \'{"action":"stats","target":"env"}\'; --schema prints its definition'
   )
 )
 
@@ -96,17 +102,30 @@ const describeFile = (t: Target, entries: ReadonlyArray<string>, cap: number) =>
  * so on stderr while its kept file exists (the load that refused it has already said why, once).
  */
 const remindRejectedEdits = (g: Globals, targets: ReadonlyArray<Target>) =>
-  Effect.forEach(targets, (t) =>
-    Effect.gen(function* () {
-      const dir = resolveDir(g)
-      const kept = (yield* Effect.sync(() => { try { return fs.readdirSync(dir) } catch { return [] } })).filter((n) => n.startsWith(`${t}.md.rejected-v`))
-      if (kept.length === 0) return
-      const rejection = yield* outstandingEditRejection(t)
-      if (rejection === undefined || !kept.includes(rejection.keptAs) || warned.some((w) => w.includes(rejection.keptAs))) return
-      yield* Effect.logWarning(
-        `memory: ${t}.md has an edit that was not adopted (${rejection.reason}); it is kept as ${rejection.keptAs} and the memory still holds the last valid ${t}.md — fix it and save it as ${t}.md`
-      )
-    }),
+  Effect.forEach(
+    targets,
+    (t) =>
+      Effect.gen(function* () {
+        const dir = resolveDir(g)
+        const kept = (yield* Effect.sync(() => {
+          try {
+            return fs.readdirSync(dir)
+          } catch {
+            return []
+          }
+        })).filter((n) => n.startsWith(`${t}.md.rejected-v`))
+        if (kept.length === 0) return
+        const rejection = yield* outstandingEditRejection(t)
+        if (
+          rejection === undefined ||
+          !kept.includes(rejection.keptAs) ||
+          warned.some((w) => w.includes(rejection.keptAs))
+        )
+          return
+        yield* Effect.logWarning(
+          `memory: ${t}.md has an edit that was not adopted (${rejection.reason}); it is kept as ${rejection.keptAs} and the memory still holds the last valid ${t}.md — fix it and save it as ${t}.md`
+        )
+      }),
     { discard: true }
   )
 
@@ -122,17 +141,17 @@ const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ 
         yield* remindRejectedEdits(g, targets)
         return {
           text: files.map((f) => describeFile(f.t, f.entries, f.cap)).join("\n\n"),
-          json: Object.fromEntries(files.map((f) => [f.t, { used: usedBytes(f.entries), cap: f.cap, entries: f.entries }]))
+          json: Object.fromEntries(
+            files.map((f) => [f.t, { used: usedBytes(f.entries), cap: f.cap, entries: f.entries }])
+          )
         }
       })
     )
   )
 ).pipe(Command.withDescription("print the fact files with their fill (all targets, or one)"))
 
-const add = Command.make(
-  "add",
-  { target: targetArg, content: Args.text({ name: "content" }) },
-  ({ target, content }) => Effect.flatMap(tmem, (g) => report(g, callTool({ action: "add", target, content })))
+const add = Command.make("add", { target: targetArg, content: Args.text({ name: "content" }) }, ({ target, content }) =>
+  Effect.flatMap(tmem, (g) => report(g, callTool({ action: "add", target, content })))
 ).pipe(Command.withDescription("add a fact (scanned, merged with a near-duplicate, capped) — same rules as the tool"))
 
 const replace = Command.make(
@@ -145,7 +164,8 @@ const replace = Command.make(
 const remove = Command.make(
   "remove",
   { target: targetArg, oldText: Args.text({ name: "old_text" }) },
-  ({ target, oldText }) => Effect.flatMap(tmem, (g) => report(g, callTool({ action: "remove", target, old_text: oldText })))
+  ({ target, oldText }) =>
+    Effect.flatMap(tmem, (g) => report(g, callTool({ action: "remove", target, old_text: oldText })))
 ).pipe(Command.withDescription("remove the entry old_text selects"))
 
 const stats = Command.make("stats", { target: targetArg }, ({ target: t }) =>
@@ -155,8 +175,15 @@ const stats = Command.make("stats", { target: targetArg }, ({ target: t }) =>
       Effect.gen(function* () {
         const result = yield* dispatchMemoryTool({ action: "stats", target: t })
         if (!result.success) return yield* Effect.fail({ message: result.error })
-        const s = result as unknown as { target: string; used: number; cap: number; entries: ReadonlyArray<{ index: number; chars: number; preview: string }> }
-        const lines = [`${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ${plural(s.entries.length, "entry", "entries")}`]
+        const s = result as unknown as {
+          target: string
+          used: number
+          cap: number
+          entries: ReadonlyArray<{ index: number; chars: number; preview: string }>
+        }
+        const lines = [
+          `${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ${plural(s.entries.length, "entry", "entries")}`
+        ]
         for (const e of s.entries) lines.push(`[${e.index}] ${e.chars}c ${goQuote(e.preview)}`)
         return { text: lines.join("\n"), json: result }
       })
@@ -193,29 +220,41 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
         try {
           text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
         } catch {
-          return yield* Effect.fail({ message: `memory: the edited text is not valid UTF-8; nothing written (your text is in ${file})` })
+          return yield* Effect.fail({
+            message: `memory: the edited text is not valid UTF-8; nothing written (your text is in ${file})`
+          })
         }
         const result = yield* rewriteFacts(t, text, loaded.version).pipe(
           Effect.mapError((e) =>
             e._tag === "VersionConflict"
-              ? { message: `memory: ${t}.md changed while you were editing; nothing written (your text is in ${file}); run edit again` }
+              ? {
+                  message: `memory: ${t}.md changed while you were editing; nothing written (your text is in ${file}); run edit again`
+                }
               : { message: `${e.message} — nothing written (your text is in ${file})` }
           )
         )
         yield* fs.remove(dir, { recursive: true }).pipe(Effect.ignore)
         return {
-          text: result.changed ? `${t}: saved ${plural(result.entries.length, "entry", "entries")}` : `${t}: no changes`,
+          text: result.changed
+            ? `${t}: saved ${plural(result.entries.length, "entry", "entries")}`
+            : `${t}: no changes`,
           json: { target: t, changed: result.changed, entries: result.entries }
         }
       })
     )
   )
-).pipe(Command.withDescription("edit a fact file in $EDITOR; the result is validated (separator, scan, cap) before it is written"))
+).pipe(
+  Command.withDescription(
+    "edit a fact file in $EDITOR; the result is validated (separator, scan, cap) before it is written"
+  )
+)
 
 const consolidate = Command.make("consolidate", { target: targetArg }, ({ target }) =>
   Effect.flatMap(tmem, (g) => report(g, callTool({ action: "consolidate", target })))
 ).pipe(
-  Command.withDescription("merge related entries with the configured model; applied only if nothing is lost (docs/CONSOLIDATION.md)")
+  Command.withDescription(
+    "merge related entries with the configured model; applied only if nothing is lost (docs/CONSOLIDATION.md)"
+  )
 )
 
 /** `env@7`, or `7` with --target or when only one file has a revertible change at that version. */
@@ -228,8 +267,13 @@ const parseRevertRef = (ref: string): { readonly target?: Target; readonly versi
 const revert = Command.make(
   "revert",
   {
-    ref: Args.text({ name: "version" }).pipe(Args.withDescription("the change to undo, as <target>@<version> (e.g. env@7; see tmem events)")),
-    target: Options.text("target").pipe(Options.withDescription("user or env, when the version is a bare number"), Options.optional)
+    ref: Args.text({ name: "version" }).pipe(
+      Args.withDescription("the change to undo, as <target>@<version> (e.g. env@7; see tmem events)")
+    ),
+    target: Options.text("target").pipe(
+      Options.withDescription("user or env, when the version is a bare number"),
+      Options.optional
+    )
   },
   ({ ref, target: targetOption }) =>
     Effect.flatMap(tmem, (g) =>
@@ -238,7 +282,9 @@ const revert = Command.make(
         Effect.gen(function* () {
           const parsed = parseRevertRef(ref)
           if (parsed === undefined)
-            return yield* Effect.fail({ message: `memory: ${goQuote(ref)} is not a version; use <target>@<version> such as env@7 (see tmem events)` })
+            return yield* Effect.fail({
+              message: `memory: ${goQuote(ref)} is not a version; use <target>@<version> such as env@7 (see tmem events)`
+            })
           const named = Option.isSome(targetOption) ? yield* parseTarget(targetOption.value) : parsed.target
           let target: Target
           if (named !== undefined) target = named
@@ -247,8 +293,13 @@ const revert = Command.make(
             const ok = TARGETS.filter((_, i) => Either.isRight(found[i]!))
             if (ok.length === 1) target = ok[0]!
             else if (ok.length === 2)
-              return yield* Effect.fail({ message: `memory: both user@${parsed.version} and env@${parsed.version} can be reverted; name one, e.g. tmem facts revert env@${parsed.version}` })
-            else return yield* Effect.fail({ message: `memory: neither user nor env has a revertible change at version ${parsed.version}; name it as <target>@<version> (see tmem events)` })
+              return yield* Effect.fail({
+                message: `memory: both user@${parsed.version} and env@${parsed.version} can be reverted; name one, e.g. tmem facts revert env@${parsed.version}`
+              })
+            else
+              return yield* Effect.fail({
+                message: `memory: neither user nor env has a revertible change at version ${parsed.version}; name it as <target>@<version> (see tmem events)`
+              })
           }
           const r = yield* revertFacts(target, parsed.version)
           return {
@@ -260,7 +311,9 @@ const revert = Command.make(
         })
       )
     )
-).pipe(Command.withDescription("undo a consolidation, rewrite or hand edit by appending its inverse; later changes are kept"))
+).pipe(
+  Command.withDescription("undo a consolidation, rewrite or hand edit by appending its inverse; later changes are kept")
+)
 
 const facts = Command.make("facts").pipe(
   Command.withDescription("show and edit the fact files (user.md, env.md)"),
@@ -270,49 +323,68 @@ const facts = Command.make("facts").pipe(
 const llmServer = Command.make(
   "llm-server",
   {
-    port: Options.integer("port").pipe(Options.withDefault(0), Options.withDescription("port to listen on (0 picks a free one)")),
+    port: Options.integer("port").pipe(
+      Options.withDefault(0),
+      Options.withDescription("port to listen on (0 picks a free one)")
+    ),
     host: Options.text("host").pipe(Options.withDefault("127.0.0.1"), Options.withDescription("address to listen on")),
-    delayMs: Options.integer("delay-ms").pipe(Options.withDefault(0), Options.withDescription("wait this long before every answer"))
+    delayMs: Options.integer("delay-ms").pipe(
+      Options.withDefault(0),
+      Options.withDescription("wait this long before every answer")
+    )
   },
   ({ port, host, delayMs }) =>
-    Effect.flatMap(tmem, (g) => Effect.scoped(
-      Effect.gen(function* () {
-        if (port < 0 || port > 65535) return yield* Effect.fail({ message: `tmem: --port must be 0–65535 (got ${port})` })
-        if (delayMs < 0) return yield* Effect.fail({ message: `tmem: --delay-ms must be 0 or more (got ${delayMs})` })
-        // loaded on demand: node:http has no place in the start-up of ordinary commands
-        const { startScriptedServer } = yield* Effect.promise(() => import("../dev/ScriptedServer.js"))
-        const { demoHandler } = yield* Effect.promise(() => import("../dev/demoScript.js"))
-        const server = yield* Effect.acquireRelease(
-          Effect.tryPromise({
-            try: () =>
-              startScriptedServer({
-                host,
-                port,
-                handler: (request, n) => Promise.resolve(demoHandler(request, n)).then((r) => (delayMs > 0 ? { ...r, delayMs } : r))
-              }),
-            catch: (e) => ({ message: `tmem: cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}; pick another --port` })
-          }),
-          (s) => Effect.promise(() => s.close())
-        )
-        if (g.json) yield* Console.log(JSON.stringify({ ok: true, result: { url: server.url, model: "scripted" } }))
-        else {
-          yield* Console.log(`scripted OpenAI-compatible server listening on ${server.url}`)
-          yield* Console.log(`try: tmem --llm-url ${server.url} --llm-model scripted facts consolidate env   (Ctrl-C stops it)`)
-        }
-        yield* runsUntilSignal
-        return yield* Effect.never
-      })
-    ).pipe(Effect.catchAll((e) => refuse(g, e.message))))
-).pipe(Command.withDescription("serve a deterministic OpenAI-compatible model and embedder on loopback, for demos and tests"))
-
-const dev = Command.make("dev").pipe(
-  Command.withDescription("developer tools"),
-  Command.withSubcommands([llmServer])
+    Effect.flatMap(tmem, (g) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          if (port < 0 || port > 65535)
+            return yield* Effect.fail({ message: `tmem: --port must be 0–65535 (got ${port})` })
+          if (delayMs < 0) return yield* Effect.fail({ message: `tmem: --delay-ms must be 0 or more (got ${delayMs})` })
+          // loaded on demand: node:http has no place in the start-up of ordinary commands
+          const { startScriptedServer } = yield* Effect.promise(() => import("../dev/ScriptedServer.js"))
+          const { demoHandler } = yield* Effect.promise(() => import("../dev/demoScript.js"))
+          const server = yield* Effect.acquireRelease(
+            Effect.tryPromise({
+              try: () =>
+                startScriptedServer({
+                  host,
+                  port,
+                  handler: (request, n) =>
+                    Promise.resolve(demoHandler(request, n)).then((r) => (delayMs > 0 ? { ...r, delayMs } : r))
+                }),
+              catch: (e) => ({
+                message: `tmem: cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}; pick another --port`
+              })
+            }),
+            (s) => Effect.promise(() => s.close())
+          )
+          if (g.json) yield* Console.log(JSON.stringify({ ok: true, result: { url: server.url, model: "scripted" } }))
+          else {
+            yield* Console.log(`scripted OpenAI-compatible server listening on ${server.url}`)
+            yield* Console.log(
+              `try: tmem --llm-url ${server.url} --llm-model scripted facts consolidate env   (Ctrl-C stops it)`
+            )
+          }
+          yield* runsUntilSignal
+          return yield* Effect.never
+        })
+      ).pipe(Effect.catchAll((e) => refuse(g, e.message)))
+    )
+).pipe(
+  Command.withDescription("serve a deterministic OpenAI-compatible model and embedder on loopback, for demos and tests")
 )
+
+const dev = Command.make("dev").pipe(Command.withDescription("developer tools"), Command.withSubcommands([llmServer]))
 
 const prompt = Command.make("prompt", {}, () =>
   Effect.flatMap(tmem, (g) =>
-    report(g, Effect.map(Effect.zipLeft(memoryBlock(), remindRejectedEdits(g, TARGETS)), (block) => ({ text: block.replace(/\n$/, ""), json: { block } })))
+    report(
+      g,
+      Effect.map(Effect.zipLeft(memoryBlock(), remindRejectedEdits(g, TARGETS)), (block) => ({
+        text: block.replace(/\n$/, ""),
+        json: { block }
+      }))
+    )
   )
 ).pipe(Command.withDescription("print the memory block as it is injected into the system prompt at session start"))
 
@@ -321,7 +393,9 @@ const historyLine = (e: LifecycleEvent) => `${e.timestamp}  ${e.target ?? e.stre
 
 const events = Command.make(
   "events",
-  { follow: Options.boolean("follow").pipe(Options.withAlias("f"), Options.withDescription("keep printing new events")) },
+  {
+    follow: Options.boolean("follow").pipe(Options.withAlias("f"), Options.withDescription("keep printing new events"))
+  },
   ({ follow }) =>
     Effect.flatMap(tmem, (g) => {
       const print = (cursor: Cursor) =>
@@ -356,12 +430,25 @@ const events = Command.make(
     })
 ).pipe(Command.withDescription("print the journal as lifecycle events (--follow to keep watching)"))
 
-const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(g)))
-  .pipe(Command.withDescription("a scripted walk through the memory on a temporary directory (or --dir); no network"))
+const demo = Command.make("demo", {}, () => Effect.flatMap(tmem, (g) => runDemo(g))).pipe(
+  Command.withDescription("a scripted walk through the memory on a temporary directory (or --dir); no network")
+)
 
 export const command = tmem.pipe(
   Command.withDescription("tiered-memory: persistent, bounded, auditable memory for AI agents"),
-  Command.withSubcommands([tool, facts, prompt, events, sessionCmd, episodes, recall, evalCommand, mcpCommand, demo, dev])
+  Command.withSubcommands([
+    tool,
+    facts,
+    prompt,
+    events,
+    sessionCmd,
+    episodes,
+    recall,
+    evalCommand,
+    mcpCommand,
+    demo,
+    dev
+  ])
 )
 
 const VERSION = "0.1.0"
@@ -385,7 +472,10 @@ const usageError = (json: boolean, message: string) =>
 const runParsed = (argv: ReadonlyArray<string>, json: boolean) =>
   Effect.flatMap(Effect.console, (console) => {
     const errors: Array<string> = []
-    const held = { ...console, error: (...args: ReadonlyArray<unknown>) => Effect.sync(() => void errors.push(args.map(String).join(" "))) }
+    const held = {
+      ...console,
+      error: (...args: ReadonlyArray<unknown>) => Effect.sync(() => void errors.push(args.map(String).join(" ")))
+    }
     const flush = Effect.forEach(errors, (line) => Console.error(printableLines(line)), { discard: true })
     return app(argv).pipe(
       Console.withConsole(held),
@@ -395,7 +485,8 @@ const runParsed = (argv: ReadonlyArray<string>, json: boolean) =>
         // an interruption (Ctrl-C, SIGTERM) stays one: the entry point decides the exit code
         if (Cause.isInterruptedOnly(exit.cause)) return Effect.zipRight(flush, Effect.interrupt)
         const e = Cause.failureOption(exit.cause)
-        if (Option.isSome(e) && ValidationError.isValidationError(e.value)) return usageError(json, plainHelp(e.value.error).replace(/\s+/g, " ").trim())
+        if (Option.isSome(e) && ValidationError.isValidationError(e.value))
+          return usageError(json, plainHelp(e.value.error).replace(/\s+/g, " ").trim())
         if (Option.isSome(e) && e.value instanceof Refused) return Effect.as(flush, 1)
         const message = Option.match(e, {
           onSome: (v) => String((v as { message?: unknown }).message ?? v),
@@ -404,7 +495,9 @@ const runParsed = (argv: ReadonlyArray<string>, json: boolean) =>
             return `internal error: ${d instanceof Error ? d.message : String(d)}`
           }
         })
-        const report = json ? Console.log(JSON.stringify({ ok: false, error: `tmem: ${message}` })) : Console.error(`tmem: ${printable(message)}`)
+        const report = json
+          ? Console.log(JSON.stringify({ ok: false, error: `tmem: ${message}` }))
+          : Console.error(`tmem: ${printable(message)}`)
         return Effect.as(Effect.zipRight(flush, report), 1)
       })
     )

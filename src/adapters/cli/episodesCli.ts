@@ -18,7 +18,10 @@ import { trustZoneFor } from "../trustZone.js"
 const TranscriptToolCall = Schema.Struct({
   name: Schema.String,
   // agents log arguments either as the JSON string the model sent or as the parsed object
-  arguments: Schema.optionalWith(Schema.Union(Schema.String, Schema.Record({ key: Schema.String, value: Schema.Unknown })), { default: () => "" })
+  arguments: Schema.optionalWith(
+    Schema.Union(Schema.String, Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    { default: () => "" }
+  )
 })
 const TranscriptMessage = Schema.Struct({
   role: Schema.Literal("system", "user", "assistant", "tool"),
@@ -36,7 +39,13 @@ export const Transcript = Schema.Struct({
 
 const describeIssue = (e: ParseResult.ParseError) => {
   const issue = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
-  const where = issue === undefined || issue.path.length === 0 ? "(top level)" : `$.${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[")}`
+  const where =
+    issue === undefined || issue.path.length === 0
+      ? "(top level)"
+      : `$.${issue.path
+          .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+          .join(".")
+          .replace(/\.\[/g, "[")}`
   return `${where}: ${(issue?.message ?? e.message).replace(/\s+/g, " ")}`
 }
 
@@ -51,52 +60,81 @@ const trustOf = (e: Episode) =>
 
 /** The messages an earlier, interrupted ingest recorded are this transcript's first ones. */
 const sameMessage = Schema.equivalence(ChatMessage)
-const sameMessages = (a: ReadonlyArray<ChatMessage>, b: ReadonlyArray<ChatMessage>) => a.length === b.length && a.every((m, i) => sameMessage(m, b[i]!))
+const sameMessages = (a: ReadonlyArray<ChatMessage>, b: ReadonlyArray<ChatMessage>) =>
+  a.length === b.length && a.every((m, i) => sameMessage(m, b[i]!))
 
 const ingest = Command.make(
   "ingest",
-  { file: Args.file({ name: "transcript.json", exists: "yes" }).pipe(Args.withDescription("a recorded session (docs/FORMATS.md)")) },
+  {
+    file: Args.file({ name: "transcript.json", exists: "yes" }).pipe(
+      Args.withDescription("a recorded session (docs/FORMATS.md)")
+    )
+  },
   ({ file }) =>
     Effect.flatMap(tmem, (g) =>
       report(
         g,
         Effect.gen(function* () {
           const fsys = yield* FileSystem.FileSystem
-          const text = yield* fsys.readFileString(file).pipe(Effect.mapError((e) => ({ message: `tmem: cannot read ${file}: ${e.message}` })))
+          const text = yield* fsys
+            .readFileString(file)
+            .pipe(Effect.mapError((e) => ({ message: `tmem: cannot read ${file}: ${e.message}` })))
           let json: unknown
           try {
             json = JSON.parse(text)
           } catch (e) {
-            return yield* Effect.fail({ message: `tmem: ${file} is not JSON (${e instanceof Error ? e.message : String(e)}); see docs/FORMATS.md` })
+            return yield* Effect.fail({
+              message: `tmem: ${file} is not JSON (${e instanceof Error ? e.message : String(e)}); see docs/FORMATS.md`
+            })
           }
-          const t = yield* Either.mapLeft(Schema.decodeUnknownEither(Transcript, { errors: "first", onExcessProperty: "error" })(json), (e) => ({
-            message: `tmem: ${file}: ${describeIssue(e)}; see docs/FORMATS.md for the transcript format`
-          }))
+          const t = yield* Either.mapLeft(
+            Schema.decodeUnknownEither(Transcript, { errors: "first", onExcessProperty: "error" })(json),
+            (e) => ({
+              message: `tmem: ${file}: ${describeIssue(e)}; see docs/FORMATS.md for the transcript format`
+            })
+          )
           // a session cut short (Ctrl-C, a crash) is finished from where it stopped; a finished one is refused
           const progress = yield* sessionProgress(t.session_id)
-          const alreadyIngested = { message: `tmem: session ${goQuote(t.session_id)} was already ingested; give the transcript a new session_id` }
+          const alreadyIngested = {
+            message: `tmem: session ${goQuote(t.session_id)} was already ingested; give the transcript a new session_id`
+          }
           if (progress.ended && !progress.owed) return yield* Effect.fail(alreadyIngested)
           const zone = trustZoneFor(Path.resolve(t.workspace ?? process.cwd()), resolveDir(g))
           const messages: ReadonlyArray<ChatMessage> = t.messages.map((m) => ({
             role: m.role,
             content: m.content,
             ...(m.tool_calls !== undefined
-              ? { toolCalls: m.tool_calls.map((c) => ({ name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) })) }
+              ? {
+                  toolCalls: m.tool_calls.map((c) => ({
+                    name: c.name,
+                    arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments)
+                  }))
+                }
               : {}),
             ...(m.tool_name !== undefined ? { toolName: m.tool_name } : {})
           }))
-          if (!sameMessages(progress.recorded, messages.slice(0, progress.recorded.length))) return yield* Effect.fail(alreadyIngested)
+          if (!sameMessages(progress.recorded, messages.slice(0, progress.recorded.length)))
+            return yield* Effect.fail(alreadyIngested)
           const items = messages.flatMap((m, i) => {
             if (i < progress.recorded.length) return []
             // Tier 2 lines: each user input, and the agent's last written reply before the next user message
-            const next = messages.slice(i + 1).find((x) => x.role === "user" || (x.role === "assistant" && x.content.trim() !== ""))
-            const buffer = m.role === "user" ? "user" : m.role === "assistant" && m.content.trim() !== "" && next?.role !== "assistant" ? "agent" : undefined
+            const next = messages
+              .slice(i + 1)
+              .find((x) => x.role === "user" || (x.role === "assistant" && x.content.trim() !== ""))
+            const buffer =
+              m.role === "user"
+                ? "user"
+                : m.role === "assistant" && m.content.trim() !== "" && next?.role !== "assistant"
+                  ? "agent"
+                  : undefined
             return [{ message: m, buffer } as const]
           })
           // one durable batch for the whole transcript: an interrupted ingest has recorded all of it or none
           yield* recordMessages(t.session_id, items, zone)
           if (t.trimmed !== undefined && t.trimmed > 0 && !progress.trimmed) yield* trimHistory(t.session_id, t.trimmed)
-          const outcome = progress.ended ? yield* resumeSessionEnd(t.session_id, zone) : yield* endSession(t.session_id, zone)
+          const outcome = progress.ended
+            ? yield* resumeSessionEnd(t.session_id, zone)
+            : yield* endSession(t.session_id, zone)
           const head = `session ${t.session_id}: ${plural(messages.length, "message", "messages")}`
           const what =
             outcome.kind === "skipped"
@@ -110,14 +148,19 @@ const ingest = Command.make(
         })
       )
     )
-).pipe(Command.withDescription("feed a recorded session through the memory and run its session-end work (episode, facts, consolidation)"))
+).pipe(
+  Command.withDescription(
+    "feed a recorded session through the memory and run its session-end work (episode, facts, consolidation)"
+  )
+)
 
 export const sessionCmd = Command.make("session").pipe(
   Command.withDescription("sessions: ingest recorded transcripts"),
   Command.withSubcommands([ingest])
 )
 
-const listLine = (e: Episode) => `${e.sessionId}  ${e.createdAt.slice(0, 16).replace("T", " ")}  ${plural(e.turns, "turn", "turns")}  ${trustOf(e)}${e.source === "extractive" ? "  [extractive]" : ""}\n  ${previewOf(e)}`
+const listLine = (e: Episode) =>
+  `${e.sessionId}  ${e.createdAt.slice(0, 16).replace("T", " ")}  ${plural(e.turns, "turn", "turns")}  ${trustOf(e)}${e.source === "extractive" ? "  [extractive]" : ""}\n  ${previewOf(e)}`
 const episodeJson = (e: Episode) => ({
   session_id: e.sessionId,
   turns: e.turns,
@@ -128,16 +171,23 @@ const episodeJson = (e: Episode) => ({
   extractive: e.source === "extractive"
 })
 
-const list = Command.make("list", { all: Options.boolean("all").pipe(Options.withDescription("every episode with its trust state, not only those pending review")) }, ({ all }) =>
-  Effect.flatMap(tmem, (g) =>
-    report(
-      g,
-      Effect.map(listEpisodes({ all }), (eps) => ({
-        text: eps.length === 0 ? (all ? "no episodes" : "no episodes pending review") : eps.map(listLine).join("\n"),
-        json: eps.map(episodeJson)
-      }))
+const list = Command.make(
+  "list",
+  {
+    all: Options.boolean("all").pipe(
+      Options.withDescription("every episode with its trust state, not only those pending review")
     )
-  )
+  },
+  ({ all }) =>
+    Effect.flatMap(tmem, (g) =>
+      report(
+        g,
+        Effect.map(listEpisodes({ all }), (eps) => ({
+          text: eps.length === 0 ? (all ? "no episodes" : "no episodes pending review") : eps.map(listLine).join("\n"),
+          json: eps.map(episodeJson)
+        }))
+      )
+    )
 ).pipe(Command.withDescription("episodes pending review (newest first), or --all"))
 
 const idArg = Args.text({ name: "session_id" })
@@ -156,23 +206,39 @@ const show = Command.make("show", { id: idArg }, ({ id }) =>
 ).pipe(Command.withDescription("one episode's full summary, whatever its trust (a person reviewing it)"))
 
 const promote = Command.make("promote", { id: idArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) => report(g, Effect.as(promoteEpisode(id), { text: `promoted ${id}: it is recalled from now on`, json: { session_id: id, promoted: true } })))
-).pipe(Command.withDescription("approve an episode after review (a person's act; agents cannot do this)"))
-
-const discard = Command.make("discard", { id: idArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) => report(g, Effect.as(discardEpisode(id), { text: `discarded ${id}`, json: { session_id: id, discarded: true } })))
-).pipe(Command.withDescription("remove an episode pending review (the journal keeps the record)"))
-
-const search = Command.make("search", { query: Args.text({ name: "query" }), limit: Options.integer("limit").pipe(Options.withDefault(5)) }, ({ query, limit }) =>
   Effect.flatMap(tmem, (g) =>
     report(
       g,
-      Effect.map(searchEpisodes(query, limit), (hits) => ({
-        text: hits.length === 0 ? "no matching episodes found" : hits.map((h) => `${h.sessionId} (${plural(h.turns, "turn", "turns")})\n  ${h.preview}`).join("\n"),
-        json: hits
-      }))
+      Effect.as(promoteEpisode(id), {
+        text: `promoted ${id}: it is recalled from now on`,
+        json: { session_id: id, promoted: true }
+      })
     )
   )
+).pipe(Command.withDescription("approve an episode after review (a person's act; agents cannot do this)"))
+
+const discard = Command.make("discard", { id: idArg }, ({ id }) =>
+  Effect.flatMap(tmem, (g) =>
+    report(g, Effect.as(discardEpisode(id), { text: `discarded ${id}`, json: { session_id: id, discarded: true } }))
+  )
+).pipe(Command.withDescription("remove an episode pending review (the journal keeps the record)"))
+
+const search = Command.make(
+  "search",
+  { query: Args.text({ name: "query" }), limit: Options.integer("limit").pipe(Options.withDefault(5)) },
+  ({ query, limit }) =>
+    Effect.flatMap(tmem, (g) =>
+      report(
+        g,
+        Effect.map(searchEpisodes(query, limit), (hits) => ({
+          text:
+            hits.length === 0
+              ? "no matching episodes found"
+              : hits.map((h) => `${h.sessionId} (${plural(h.turns, "turn", "turns")})\n  ${h.preview}`).join("\n"),
+          json: hits
+        }))
+      )
+    )
 ).pipe(Command.withDescription("search recallable episodes as the memory tool's search action does"))
 
 export const episodes = Command.make("episodes").pipe(
@@ -186,7 +252,15 @@ export const recall = Command.make("recall", { query: Args.text({ name: "query" 
       g,
       Effect.map(recallDetailed(query), ({ block, episodes }) => ({
         text: block === "" ? "(nothing recalled)" : block.replace(/^\n|\n$/g, ""),
-        json: { block, episodes: episodes.map((e) => ({ session_id: e.sessionId, turns: e.turns, preview: e.preview, passages: e.passages ?? [] })) }
+        json: {
+          block,
+          episodes: episodes.map((e) => ({
+            session_id: e.sessionId,
+            turns: e.turns,
+            preview: e.preview,
+            passages: e.passages ?? []
+          }))
+        }
       }))
     )
   )

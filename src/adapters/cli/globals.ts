@@ -13,20 +13,34 @@ import * as Progresses from "../progress/Progresses.js"
 /** Options written before the subcommand: `tmem --dir D --json tool '…'`. */
 export const globalOptions = {
   dir: Options.text("dir").pipe(
-    Options.withDescription("memory directory (default: $TMEM_DIR, else ~/.tmem); an odek memory directory works as is"),
+    Options.withDescription(
+      "memory directory (default: $TMEM_DIR, else ~/.tmem); an odek memory directory works as is"
+    ),
     Options.optional
   ),
   config: Options.text("config").pipe(
-    Options.withDescription("JSON config file with a `memory` section (default: $TMEM_CONFIG, else <dir>/config.json if present)"),
+    Options.withDescription(
+      "JSON config file with a `memory` section (default: $TMEM_CONFIG, else <dir>/config.json if present)"
+    ),
     Options.optional
   ),
-  json: Options.boolean("json").pipe(Options.withDescription("machine-readable output: {\"ok\":true,\"result\":…} or {\"ok\":false,\"error\":…}")),
-  verbose: Options.boolean("verbose").pipe(Options.withAlias("v"), Options.withDescription("print lifecycle events on stderr as they happen")),
+  json: Options.boolean("json").pipe(
+    Options.withDescription('machine-readable output: {"ok":true,"result":…} or {"ok":false,"error":…}')
+  ),
+  verbose: Options.boolean("verbose").pipe(
+    Options.withAlias("v"),
+    Options.withDescription("print lifecycle events on stderr as they happen")
+  ),
   llmUrl: Options.text("llm-url").pipe(
-    Options.withDescription("OpenAI-compatible API root for the model, e.g. http://localhost:11434/v1 (overrides llm.base_url)"),
+    Options.withDescription(
+      "OpenAI-compatible API root for the model, e.g. http://localhost:11434/v1 (overrides llm.base_url)"
+    ),
     Options.optional
   ),
-  llmModel: Options.text("llm-model").pipe(Options.withDescription("model name, e.g. llama3.1 (overrides llm.model)"), Options.optional),
+  llmModel: Options.text("llm-model").pipe(
+    Options.withDescription("model name, e.g. llama3.1 (overrides llm.model)"),
+    Options.optional
+  ),
   approve: Options.choice("approve", ["auto", "ask", "deny"]).pipe(
     Options.withDefault("auto" as const),
     Options.withDescription("mutating memory calls: go ahead (auto), ask on the terminal (ask), or refuse (deny)")
@@ -60,7 +74,10 @@ const withLlmOptions = (g: Globals, config: MemoryConfig): Either.Either<MemoryC
   if (problem === undefined) return Either.right({ ...config, llm })
   const hint = problem
     .replace("llm.base_url is required", "--llm-model needs --llm-url (or llm.base_url in the config file)")
-    .replace("llm.model is required when llm.base_url is set", "--llm-url needs --llm-model (or llm.model in the config file)")
+    .replace(
+      "llm.model is required when llm.base_url is set",
+      "--llm-url needs --llm-model (or llm.model in the config file)"
+    )
   return Either.left(new ConfigInvalid({ text: `tmem: ${hint}` }))
 }
 
@@ -68,7 +85,9 @@ const withLlmOptions = (g: Globals, config: MemoryConfig): Either.Either<MemoryC
 export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInvalid, FileSystem.FileSystem> => {
   const explicit = Option.getOrUndefined(g.config) ?? (process.env.TMEM_CONFIG || undefined)
   const path = explicit ?? Path.join(resolveDir(g), "config.json")
-  return Effect.flatMap(loadConfigFile(path, explicit !== undefined, process.env), (config) => withLlmOptions(g, config))
+  return Effect.flatMap(loadConfigFile(path, explicit !== undefined, process.env), (config) =>
+    withLlmOptions(g, config)
+  )
 }
 
 /** The live layer for these options. */
@@ -78,7 +97,12 @@ export const layerFor = (g: Globals, config: MemoryConfig) =>
     config,
     notifier: g.verbose ? Notifiers.terminal() : Notifiers.silent,
     progress: Progresses.terminal(process.stderr),
-    approval: g.approve === "ask" ? Approvals.interactive(Approvals.askOn({ input: process.stdin, output: process.stderr })) : g.approve === "deny" ? Approvals.deny : Approvals.auto
+    approval:
+      g.approve === "ask"
+        ? Approvals.interactive(Approvals.askOn({ input: process.stdin, output: process.stderr }))
+        : g.approve === "deny"
+          ? Approvals.deny
+          : Approvals.auto
   })
 
 export type LiveServices = Layer.Layer.Success<ReturnType<typeof layerFor>>

@@ -53,7 +53,8 @@ const usageOptions = (u: Usage.Usage, into: Map<string, boolean>): Map<string, b
 }
 
 /** The sentences @effect/cli adds to every option and argument; the type is already in the usage. */
-const BOILERPLATE = /^(A user-defined piece of text|A true or false value|An integer|A floating point number|A path to a file|One of the following: .*|This setting is optional)\.?$/
+const BOILERPLATE =
+  /^(A user-defined piece of text|A true or false value|An integer|A floating point number|A path to a file|One of the following: .*|This setting is optional)\.?$/
 
 /** A help document as plain text: sections as `Title:`, definition lists as aligned two-column rows. */
 export const plainHelp = (doc: HelpDoc.HelpDoc, skipSections: ReadonlyArray<string> = []): string => {
@@ -62,12 +63,13 @@ export const plainHelp = (doc: HelpDoc.HelpDoc, skipSections: ReadonlyArray<stri
   const walk = (d: HelpDoc.HelpDoc): void => {
     switch (d._tag) {
       case "Sequence":
-        return walk(d.left), walk(d.right)
+        return (walk(d.left), walk(d.right))
       case "Header": {
         const title = spanText(d.value)
         skipping = skipSections.includes(title)
         // the description needs no title: it follows the usage line
-        if (!skipping) lines.push("", ...(title === "DESCRIPTION" ? [] : [`${title.charAt(0)}${title.slice(1).toLowerCase()}:`]))
+        if (!skipping)
+          lines.push("", ...(title === "DESCRIPTION" ? [] : [`${title.charAt(0)}${title.slice(1).toLowerCase()}:`]))
         return
       }
       case "Paragraph":
@@ -98,13 +100,17 @@ const row = (left: string, right: string, width: number) =>
   (left.length > width ? `  ${left}\n  ${"".padEnd(width)}  ${right}` : `  ${left.padEnd(width)}  ${right}`).trimEnd()
 
 const paragraphs = (d: HelpDoc.HelpDoc): ReadonlyArray<string> =>
-  d._tag === "Sequence" ? [...paragraphs(d.left), ...paragraphs(d.right)] : d._tag === "Paragraph" ? [spanText(d.value)] : []
+  d._tag === "Sequence"
+    ? [...paragraphs(d.left), ...paragraphs(d.right)]
+    : d._tag === "Paragraph"
+      ? [spanText(d.value)]
+      : []
 
 const descriptionOf = (help: HelpDoc.HelpDoc): string => {
   const ps: Array<string> = []
   let inDescription = false
   const walk = (d: HelpDoc.HelpDoc): void => {
-    if (d._tag === "Sequence") return walk(d.left), walk(d.right)
+    if (d._tag === "Sequence") return (walk(d.left), walk(d.right))
     if (d._tag === "Header") inDescription = spanText(d.value) === "DESCRIPTION"
     else if (d._tag === "Paragraph" && inDescription) ps.push(spanText(d.value))
   }
@@ -142,7 +148,8 @@ const specOf = (node: Node, parent: ReadonlyArray<string>): CommandSpec => {
 export const commandTree = <N extends string, R, E, A>(root: Command.Command<N, R, E, A>): CommandSpec =>
   specOf(root.descriptor as unknown as Node, [])
 
-const leaves = (s: CommandSpec): ReadonlyArray<CommandSpec> => (s.children.length === 0 ? [s] : s.children.flatMap(leaves))
+const leaves = (s: CommandSpec): ReadonlyArray<CommandSpec> =>
+  s.children.length === 0 ? [s] : s.children.flatMap(leaves)
 
 /** The full command line: `tmem episodes search [--limit integer] <query>`. */
 const line = (s: CommandSpec) => [...s.path.slice(0, -1), s.usage].join(" ")
@@ -209,23 +216,32 @@ export const frontEnd = (root: CommandSpec, version: string, args: ReadonlyArray
     if (word === "-h" || word === "--help") help = true
     else if (word === "--version") showVersion = true
     else if (isOption(word)) {
-      const [name, inline] = word.includes("=") ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)] : [word, undefined]
+      const [name, inline] = word.includes("=")
+        ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)]
+        : [word, undefined]
       const own = root.options.has(name) ? globals : node.options.has(name) ? rest : undefined
       // the library's shell completions stay reachable at the top; its wizard and log level are not offered
-      if (own === undefined && !(name === "--completions" && node === root)) return { _tag: "Usage", message: `unknown option ${name}`, json }
-      const takesValue = (root.options.get(name) ?? node.options.get(name) ?? name === "--completions") && inline === undefined
+      if (own === undefined && !(name === "--completions" && node === root))
+        return { _tag: "Usage", message: `unknown option ${name}`, json }
+      const takesValue =
+        (root.options.get(name) ?? node.options.get(name) ?? name === "--completions") && inline === undefined
       if (takesValue && i + 1 >= args.length) return { _tag: "Usage", message: `option ${name} needs a value`, json }
       ;(own ?? rest).push(word, ...(takesValue ? [args[++i]!] : []))
     } else {
       const child = rest.length === 0 ? node.children.find((c) => c.path[c.path.length - 1] === word) : undefined
       if (child === undefined && node.children.length > 0)
-        return { _tag: "Usage", message: `unknown command ${[...node.path, word].join(" ")} (one of: ${node.children.map((c) => c.path[c.path.length - 1]).join(", ")})`, json }
+        return {
+          _tag: "Usage",
+          message: `unknown command ${[...node.path, word].join(" ")} (one of: ${node.children.map((c) => c.path[c.path.length - 1]).join(", ")})`,
+          json
+        }
       if (child !== undefined) node = child
       ;(child !== undefined ? path : rest).push(word)
     }
   }
   // `tmem` alone is a request for help, not a mistake
-  if (help || args.length === 0) return { _tag: "Help", text: node === root ? rootHelp(root, version) : commandHelp(node) }
+  if (help || args.length === 0)
+    return { _tag: "Help", text: node === root ? rootHelp(root, version) : commandHelp(node) }
   if (showVersion) return { _tag: "Version" }
   return { _tag: "Run", args: [...globals, ...path, ...rest], json }
 }

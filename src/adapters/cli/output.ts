@@ -26,7 +26,11 @@ export const report = <E extends { readonly message: string }>(
   }).pipe(
     Effect.matchEffect({
       onSuccess: (out) =>
-        g.json ? Console.log(JSON.stringify({ ok: true, result: out.json })) : out.text === "" ? Effect.void : Console.log(out.text),
+        g.json
+          ? Console.log(JSON.stringify({ ok: true, result: out.json }))
+          : out.text === ""
+            ? Effect.void
+            : Console.log(out.text),
       onFailure: (e) => refuse(g, e.message)
     })
   )

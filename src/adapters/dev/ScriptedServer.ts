@@ -18,8 +18,17 @@ export interface RecordedRequest {
 /** What the server does for one request. `delayMs` (any variant) waits before acting. */
 export type Reply = (
   | { readonly kind: "chat"; readonly content: string }
-  | { readonly kind: "embeddings"; readonly vectors: ReadonlyArray<ReadonlyArray<number>>; readonly order?: ReadonlyArray<number> }
-  | { readonly kind: "json"; readonly status?: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly kind: "embeddings"
+      readonly vectors: ReadonlyArray<ReadonlyArray<number>>
+      readonly order?: ReadonlyArray<number>
+    }
+  | {
+      readonly kind: "json"
+      readonly status?: number
+      readonly body: unknown
+      readonly headers?: Readonly<Record<string, string>>
+    }
   | { readonly kind: "status"; readonly status: number; readonly message?: string; readonly retryAfterSeconds?: number }
   | { readonly kind: "malformed"; readonly status?: number }
   | { readonly kind: "truncated" }
@@ -57,11 +66,19 @@ export interface ScriptedServerOptions {
 }
 
 const errorType = (status: number) =>
-  status === 429 ? "rate_limit_error" : status === 401 || status === 403 ? "authentication_error" : status >= 500 ? "server_error" : "invalid_request_error"
+  status === 429
+    ? "rate_limit_error"
+    : status === 401 || status === 403
+      ? "authentication_error"
+      : status >= 500
+        ? "server_error"
+        : "invalid_request_error"
 
 const defaultMessage = (status: number) => http.STATUS_CODES[status] ?? `status ${status}`
 
-const errorBody = (status: number, message: string, code: string | null = null) => ({ error: { message, type: errorType(status), code } })
+const errorBody = (status: number, message: string, code: string | null = null) => ({
+  error: { message, type: errorType(status), code }
+})
 
 const chatCompletion = (content: string, n: number, model: string) => ({
   id: `chatcmpl-scripted-${n}`,
@@ -97,7 +114,12 @@ export const startScriptedServer = async (options: ScriptedServerOptions = {}): 
   let closed = false
   const timers = new Set<NodeJS.Timeout>()
 
-  const sendJson = (res: http.ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) => {
+  const sendJson = (
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Readonly<Record<string, string>> = {}
+  ) => {
     const text = JSON.stringify(body)
     res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) })
     res.end(text)
@@ -106,10 +128,17 @@ export const startScriptedServer = async (options: ScriptedServerOptions = {}): 
   const defaultReply = (req: RecordedRequest): Reply => {
     const path = req.path.split("?")[0] ?? ""
     if (req.method === "GET" && path === "/v1/models") {
-      return { kind: "json", body: { object: "list", data: [{ id: "scripted", object: "model", created: 0, owned_by: "scripted" }] } }
+      return {
+        kind: "json",
+        body: { object: "list", data: [{ id: "scripted", object: "model", created: 0, owned_by: "scripted" }] }
+      }
     }
     if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/v1/embeddings")) {
-      return { kind: "json", status: 501, body: errorBody(501, `no script is loaded for ${req.method} ${path}`, "not_scripted") }
+      return {
+        kind: "json",
+        status: 501,
+        body: errorBody(501, `no script is loaded for ${req.method} ${path}`, "not_scripted")
+      }
     }
     return { kind: "json", status: 404, body: errorBody(404, `unknown path ${req.method} ${path}`, "not_found") }
   }
@@ -185,13 +214,23 @@ export const startScriptedServer = async (options: ScriptedServerOptions = {}): 
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
       }
-      const recorded: RecordedRequest = { method: incoming.method ?? "GET", path: incoming.url ?? "/", headers, body: parseJson(raw), raw }
+      const recorded: RecordedRequest = {
+        method: incoming.method ?? "GET",
+        path: incoming.url ?? "/",
+        headers,
+        body: parseJson(raw),
+        raw
+      }
       const n = sequence++
       requests.push(recorded)
       const socket = incoming.socket
       const queued = queue.shift()
       const decided: Promise<Reply> =
-        queued !== undefined ? Promise.resolve(queued) : handler !== undefined ? Promise.resolve().then(() => handler!(recorded, n)) : Promise.resolve(defaultReply(recorded))
+        queued !== undefined
+          ? Promise.resolve(queued)
+          : handler !== undefined
+            ? Promise.resolve().then(() => handler!(recorded, n))
+            : Promise.resolve(defaultReply(recorded))
       decided
         .catch((e: unknown): Reply => ({
           kind: "json",

@@ -13,7 +13,7 @@ const fnv1a = (s: string): number => {
 
 /** A hashed bag of content words: texts sharing words point the same way. */
 export const demoEmbedding = (text: string): ReadonlyArray<number> => {
-  const v = new Array<number>(DEMO_DIMS).fill(0)
+  const v = Array.from({ length: DEMO_DIMS }, () => 0)
   for (const w of contentWords(text)) {
     const h = fnv1a(w)
     v[h % DEMO_DIMS]! += (h >>> 16) & 1 ? 1 : -1
@@ -46,17 +46,24 @@ export const demoConsolidation = (entries: ReadonlyArray<string>): ReadonlyArray
 }
 
 const messagesOf = (body: unknown): ReadonlyArray<{ readonly role: string; readonly content: string }> =>
-  ((body as { messages?: ReadonlyArray<{ role?: unknown; content?: unknown }> } | undefined)?.messages ?? []).map((m) => ({
-    role: typeof m.role === "string" ? m.role : "",
-    content: typeof m.content === "string" ? m.content : ""
-  }))
+  ((body as { messages?: ReadonlyArray<{ role?: unknown; content?: unknown }> } | undefined)?.messages ?? []).map(
+    (m) => ({
+      role: typeof m.role === "string" ? m.role : "",
+      content: typeof m.content === "string" ? m.content : ""
+    })
+  )
 
-const chatText = (body: unknown): string => messagesOf(body).map((m) => m.content).join("\n")
+const chatText = (body: unknown): string =>
+  messagesOf(body)
+    .map((m) => m.content)
+    .join("\n")
 
 /** A quoted excerpt on one line, cut at a word near `max` characters. */
 const excerpt = (text: string, max: number) => {
   const flat = text.replace(/\s+/gu, " ").trim()
-  return flat.length <= max ? flat : `${flat.slice(0, flat.lastIndexOf(" ", max) > max / 2 ? flat.lastIndexOf(" ", max) : max)}…`
+  return flat.length <= max
+    ? flat
+    : `${flat.slice(0, flat.lastIndexOf(" ", max) > max / 2 ? flat.lastIndexOf(" ", max) : max)}…`
 }
 
 /**
@@ -89,7 +96,10 @@ export const demoRanking = (prompt: string): string => {
   return relevant.length === 0 ? "none" : relevant.map((i) => i.index).join(",")
 }
 
-/** The session-end extraction calls (src/domain/episodes/prompts.ts) and the reranker, told apart by their system prompt. */
+/**
+ * The session-end extraction calls (src/domain/episodes/prompts.ts) and the reranker, told apart by their system
+ * prompt.
+ */
 const byPrompt = (system: string, transcript: string): string | undefined => {
   if (system === EPISODE_SYSTEM_PROMPT) return demoEpisode(transcript)
   // durable facts are the model's judgement; the scripted one proposes none rather than invent them
@@ -104,11 +114,18 @@ export const demoHandler: Handler = (request): Reply => {
   if (request.path.endsWith("/embeddings")) {
     const input = (request.body as { input?: unknown } | undefined)?.input
     if (!Array.isArray(input) || !input.every((t) => typeof t === "string"))
-      return { kind: "json", status: 400, body: { error: { message: "input must be an array of strings", type: "invalid_request_error" } } }
+      return {
+        kind: "json",
+        status: 400,
+        body: { error: { message: "input must be an array of strings", type: "invalid_request_error" } }
+      }
     return { kind: "embeddings", vectors: input.map((t: string) => [...demoEmbedding(t)]) }
   }
   if (request.method === "GET" && request.path.split("?")[0]!.endsWith("/models"))
-    return { kind: "json", body: { object: "list", data: [{ id: "scripted", object: "model", created: 0, owned_by: "tmem" }] } }
+    return {
+      kind: "json",
+      body: { object: "list", data: [{ id: "scripted", object: "model", created: 0, owned_by: "tmem" }] }
+    }
   if (request.path.endsWith("/chat/completions")) {
     const messages = messagesOf(request.body)
     const extraction = byPrompt(messages[0]?.content ?? "", messages[messages.length - 1]?.content ?? "")
@@ -125,7 +142,12 @@ export const demoHandler: Handler = (request): Reply => {
       return { kind: "chat", content: jaccard(existing, incoming) >= 0.4 ? "merge" : "add" }
     }
     // a request tmem never makes: an error, so that no canned sentence can pass for an answer (or an episode)
-    return { kind: "status", status: 400, message: "tmem's scripted model answers only tmem's own requests (consolidation, merge judgement, session extraction)" }
+    return {
+      kind: "status",
+      status: 400,
+      message:
+        "tmem's scripted model answers only tmem's own requests (consolidation, merge judgement, session extraction)"
+    }
   }
   return { kind: "status", status: 404, message: `no route for ${request.method} ${request.path}` }
 }

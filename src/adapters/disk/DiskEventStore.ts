@@ -2,7 +2,14 @@ import { Duration, Effect, Either, Layer, Schema } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { type Batch, batchCodec, foldStream, isValidStreamName, type StreamCodec, type TextProjection } from "../../domain/kernel/Stream.js"
+import {
+  type Batch,
+  batchCodec,
+  foldStream,
+  isValidStreamName,
+  type StreamCodec,
+  type TextProjection
+} from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { nowIso } from "../../app/clock.js"
@@ -60,7 +67,9 @@ const encodeLine = (line: JournalLine): Uint8Array => {
 const checksumOf = (bytes: Uint8Array): "none" | "valid" | "invalid" => {
   if (bytes.length < CHECKSUM_TAIL_BYTES + 2) return "none"
   const end = bytes.length - CHECKSUM_TAIL_BYTES
-  const m = CHECKSUM_TAIL.exec(Buffer.from(bytes.buffer, bytes.byteOffset + end, CHECKSUM_TAIL_BYTES).toString("latin1"))
+  const m = CHECKSUM_TAIL.exec(
+    Buffer.from(bytes.buffer, bytes.byteOffset + end, CHECKSUM_TAIL_BYTES).toString("latin1")
+  )
   if (m === null) return "none"
   return createHash("sha256").update(bytes.subarray(0, end)).update("}").digest("hex") === m[1] ? "valid" : "invalid"
 }
@@ -85,7 +94,8 @@ interface Tail {
   readonly mtimeMs: number
 }
 
-// One in-process mutex per journal, shared by every store instance in the process; the file lock covers other processes.
+// One in-process mutex per journal, shared by every store instance in the process; the file lock covers other
+// processes.
 const mutexes = new Map<string, Effect.Semaphore>()
 const mutexFor = (key: string) => {
   let m = mutexes.get(key)
@@ -116,7 +126,10 @@ const chunksOf = <A>(xs: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>
 /** Thrown inside the synchronous parts and turned into the typed error at their boundary. */
 class Failure extends Error {
   /** `conflict`: the journal moved on under the lock; an append reports it as the conflict it is. */
-  constructor(readonly error: StoreError, readonly conflict?: VersionConflict) {
+  constructor(
+    readonly error: StoreError,
+    readonly conflict?: VersionConflict
+  ) {
     super(error.message)
   }
 }
@@ -145,11 +158,16 @@ export const make = (options: DiskOptions) =>
         throw new Failure(storeError(stream, shown(p), action, e))
       }
     }
-    const failureOf = (e: unknown) => (e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` }))
+    const failureOf = (e: unknown) =>
+      e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` })
     const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> => Effect.try({ try: f, catch: failureOf })
 
     const checkStream = (stream: string) =>
-      isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" }))
+      isValidStreamName(stream)
+        ? Effect.void
+        : Effect.fail(
+            new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" })
+          )
 
     const damaged = (stream: string, p: string, lineNo: number, why: string) =>
       new Failure(
@@ -178,7 +196,10 @@ export const make = (options: DiskOptions) =>
       }
       return Either.flatMap(
         Either.mapLeft(decodeLine(json), () => "not a batch: it needs version, at and events"),
-        (line) => (line.checksum !== undefined && checksum === "none" ? Either.left("its checksum is not where a writer puts it") : Either.right(line))
+        (line) =>
+          line.checksum !== undefined && checksum === "none"
+            ? Either.left("its checksum is not where a writer puts it")
+            : Either.right(line)
       )
     }
 
@@ -294,7 +315,11 @@ export const make = (options: DiskOptions) =>
     const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
       const batches = readAll(stream, codec)
       return {
-        state: foldStream(codec, codec.initialState, batches.flatMap((b) => b.events)),
+        state: foldStream(
+          codec,
+          codec.initialState,
+          batches.flatMap((b) => b.events)
+        ),
         version: batches.length === 0 ? 0 : batches[batches.length - 1]!.version
       }
     }
@@ -311,11 +336,15 @@ export const make = (options: DiskOptions) =>
 
     // Multi-file projections are never read back, so their streams are folded from the journal; the fold is kept
     // per journal and reused while the journal's size and mtime are unchanged.
-    const folds = new Map<string, { readonly size: number; readonly mtimeMs: number; readonly state: unknown; readonly version: number }>()
+    const folds = new Map<
+      string,
+      { readonly size: number; readonly mtimeMs: number; readonly state: unknown; readonly version: number }
+    >()
     const foldCached = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail): { state: S; version: number } => {
       const jp = journalPath(stream)
       const hit = folds.get(jp)
-      if (hit !== undefined && hit.size === tail.size && hit.mtimeMs === tail.mtimeMs) return { state: hit.state as S, version: hit.version }
+      if (hit !== undefined && hit.size === tail.size && hit.mtimeMs === tail.mtimeMs)
+        return { state: hit.state as S, version: hit.version }
       const full = foldAll(stream, codec)
       folds.set(jp, { size: tail.size, mtimeMs: tail.mtimeMs, state: full.state, version: full.version })
       return full
@@ -333,8 +362,21 @@ export const make = (options: DiskOptions) =>
     /** The files of a multi-file projection as absolute paths; a name that is not a plain file name is refused. */
     const projectedFiles = (stream: string, rendered: ReadonlyMap<string, string>) =>
       [...rendered].map(([name, content]) => {
-        if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\\") || name.includes("\0"))
-          throw new Failure(new StoreError({ stream, text: `memory: refusing to write ${JSON.stringify(name)} outside ${dir}`, reason: "invalid" }))
+        if (
+          name === "" ||
+          name === "." ||
+          name === ".." ||
+          name.includes("/") ||
+          name.includes("\\") ||
+          name.includes("\0")
+        )
+          throw new Failure(
+            new StoreError({
+              stream,
+              text: `memory: refusing to write ${JSON.stringify(name)} outside ${dir}`,
+              reason: "invalid"
+            })
+          )
         return [name, path.join(dir, name), content] as const
       })
 
@@ -349,7 +391,8 @@ export const make = (options: DiskOptions) =>
     /**
      * Appends a batch's line only onto the batch it follows. The lock makes a mismatch impossible; should the lock ever
      * fail (its file deleted by hand, a file system whose locks do nothing), the last line is re-read through the very
-     * descriptor the line is appended with, just before writing, so the journal never gets two batches with one version.
+     * descriptor the line is appended with, just before writing, so the journal never gets two batches with one
+     * version.
      */
     const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Journaled =>
       io(stream, jp, "append to", () => {
@@ -358,10 +401,12 @@ export const make = (options: DiskOptions) =>
           const tail = tailAt(stream, jp, fd)
           const found = tail.complete < tail.size ? "partial" : (tail.last?.version ?? 0)
           if (found !== versionBefore) {
-            const text = found === "partial"
-              ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
-              : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
-            const conflict = found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
+            const text =
+              found === "partial"
+                ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
+                : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
+            const conflict =
+              found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
             throw new Failure(new StoreError({ stream, text, reason: "conflict" }), conflict)
           }
           Files.writeAll(fd, bytes)
@@ -387,20 +432,47 @@ export const make = (options: DiskOptions) =>
      * flush instead of two; the projection is renamed into place only once both are durable, so a crash leaves either
      * the old projection (repaired on load: it is one batch behind) or the new one, never a torn file.
      */
-    const stage = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string): Staged<S, E> => {
+    const stage = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      stateBefore: S,
+      versionBefore: number,
+      events: ReadonlyArray<E>,
+      at: string
+    ): Staged<S, E> => {
       const state = foldStream(codec, stateBefore, events)
       const version = versionBefore + events.length
       const encoded = batchCodec(codec).encode(events)
-      if (Either.isLeft(encoded)) throw new Failure(new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}` }))
-      if (codec.files !== undefined) return stageFiles(stream, codec, stateBefore, state, version, encoded.right as ReadonlyArray<unknown>, events, at)
+      if (Either.isLeft(encoded))
+        throw new Failure(
+          new StoreError({
+            stream,
+            text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}`
+          })
+        )
+      if (codec.files !== undefined)
+        return stageFiles(
+          stream,
+          codec,
+          stateBefore,
+          state,
+          version,
+          encoded.right as ReadonlyArray<unknown>,
+          events,
+          at
+        )
       const target = projectionPath(stream)
-      const rendered = target !== undefined && codec.text !== undefined ? utf8.encode(codec.text.render(state)) : undefined
+      const rendered =
+        target !== undefined && codec.text !== undefined ? utf8.encode(codec.text.render(state)) : undefined
       const line: JournalLine =
         rendered === undefined
           ? { version, at, events: encoded.right as ReadonlyArray<unknown> }
           : { version, at, events: encoded.right as ReadonlyArray<unknown>, projectionHash: sha256(rendered) }
       const jp = journalPath(stream)
-      const temp = rendered !== undefined && target !== undefined ? io(stream, target, "write", () => Files.writeTemp(target, rendered)) : undefined
+      const temp =
+        rendered !== undefined && target !== undefined
+          ? io(stream, target, "write", () => Files.writeTemp(target, rendered))
+          : undefined
       let journal: Journaled
       try {
         options.beforeJournalAppend?.(stream)
@@ -416,7 +488,12 @@ export const make = (options: DiskOptions) =>
       written.delete(stream)
       // One promise for both flushes: they run side by side in the thread pool.
       const finish = Effect.flatMap(
-        Effect.promise(() => Promise.allSettled([temp === undefined ? Promise.resolve() : Files.syncAndClose(temp), Files.syncAndClose(journal)])),
+        Effect.promise(() =>
+          Promise.allSettled([
+            temp === undefined ? Promise.resolve() : Files.syncAndClose(temp),
+            Files.syncAndClose(journal)
+          ])
+        ),
         ([t, j]) => {
           // The journal decides: if its line is not durable the write failed; if only the projection failed, the
           // next load sees a projection one batch behind and repairs it.
@@ -463,8 +540,13 @@ export const make = (options: DiskOptions) =>
       const after = files.render(state)
       const manifest = after.get(files.manifest) ?? ""
       const line: JournalLine = { version, at, events: encoded, projectionHash: sha256(utf8.encode(manifest)) }
-      const changed = projectedFiles(stream, after).filter(([name, , content]) => before.get(name) !== content || name === files.manifest)
-      const ordered = [...changed.filter(([n]) => n !== files.manifest), ...changed.filter(([n]) => n === files.manifest)]
+      const changed = projectedFiles(stream, after).filter(
+        ([name, , content]) => before.get(name) !== content || name === files.manifest
+      )
+      const ordered = [
+        ...changed.filter(([n]) => n !== files.manifest),
+        ...changed.filter(([n]) => n === files.manifest)
+      ]
       const removed = projectedFiles(stream, new Map([...before].filter(([name]) => !after.has(name))))
       const jp = journalPath(stream)
       // At most OPEN_AT_ONCE temp files are open at a time: the first chunk is written now and flushed with the
@@ -480,7 +562,11 @@ export const make = (options: DiskOptions) =>
       const writeTemps = (chunk: ReadonlyArray<(typeof ordered)[number]>) => {
         const temps: Array<{ readonly pending: Files.Pending; readonly target: string }> = []
         try {
-          for (const [, target, content] of chunk) temps.push({ pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))), target })
+          for (const [, target, content] of chunk)
+            temps.push({
+              pending: io(stream, target, "write", () => Files.writeTemp(target, utf8.encode(content))),
+              target
+            })
         } catch (e) {
           discard(temps)
           throw e
@@ -496,19 +582,22 @@ export const make = (options: DiskOptions) =>
         discard(temps)
         throw e
       }
-      const syncAll = (pending: ReadonlyArray<Files.Pending>) => Effect.promise(() => Promise.allSettled(pending.map((p) => Files.syncAndClose(p))))
+      const syncAll = (pending: ReadonlyArray<Files.Pending>) =>
+        Effect.promise(() => Promise.allSettled(pending.map((p) => Files.syncAndClose(p))))
       const finish = Effect.gen(function* () {
         const [journalSynced, ...firstSynced] = yield* syncAll([journal, ...temps.map((t) => t.pending)])
         if (journalSynced!.status === "rejected") {
           for (const t of temps) fs.rmSync(t.pending.path, { force: true })
           return yield* Effect.fail(storeError(stream, shown(jp), "sync", journalSynced!.reason))
         }
-        // every changed file in rename order: its temp file (none when it could not be written) and whether it is durable
-        const durable: Array<{ readonly temp: string | undefined; readonly target: string; readonly ok: boolean }> = temps.map((t, i) => ({
-          temp: t.pending.path,
-          target: t.target,
-          ok: firstSynced[i]!.status === "fulfilled"
-        }))
+        // every changed file in rename order: its temp file (none when it could not be written) and whether it is
+        // durable
+        const durable: Array<{ readonly temp: string | undefined; readonly target: string; readonly ok: boolean }> =
+          temps.map((t, i) => ({
+            temp: t.pending.path,
+            target: t.target,
+            ok: firstSynced[i]!.status === "fulfilled"
+          }))
         for (const chunk of later) {
           // a temp file that cannot be written leaves its target behind; the manifest then stays behind too (below)
           const written = Either.try(() => writeTemps(chunk))
@@ -517,7 +606,13 @@ export const make = (options: DiskOptions) =>
             continue
           }
           const synced = yield* syncAll(written.right.map((t) => t.pending))
-          durable.push(...written.right.map((t, i) => ({ temp: t.pending.path, target: t.target, ok: synced[i]!.status === "fulfilled" })))
+          durable.push(
+            ...written.right.map((t, i) => ({
+              temp: t.pending.path,
+              target: t.target,
+              ok: synced[i]!.status === "fulfilled"
+            }))
+          )
         }
         yield* attempt(() => {
           if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
@@ -525,8 +620,10 @@ export const make = (options: DiskOptions) =>
           let complete = true
           for (const t of durable) {
             try {
-              // the manifest goes last and only over a complete set: if it lags, the next load re-projects from the journal
-              if (t.temp === undefined || !t.ok || (!complete && t === durable[durable.length - 1])) throw new Error("not durable")
+              // the manifest goes last and only over a complete set: if it lags, the next load re-projects from the
+              // journal
+              if (t.temp === undefined || !t.ok || (!complete && t === durable[durable.length - 1]))
+                throw new Error("not durable")
               fs.renameSync(t.temp, t.target)
             } catch {
               complete = false
@@ -541,7 +638,14 @@ export const make = (options: DiskOptions) =>
     }
 
     /** Appends and projects; a projection that moved since the caller's reconcile turns into a conflict (re-decide). */
-    const commit = <S, E>(stream: string, codec: StreamCodec<S, E>, stateBefore: S, versionBefore: number, events: ReadonlyArray<E>, at: string) =>
+    const commit = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      stateBefore: S,
+      versionBefore: number,
+      events: ReadonlyArray<E>,
+      at: string
+    ) =>
       Effect.flatMap(
         Effect.try({
           try: () => stage(stream, codec, stateBefore, versionBefore, events, at),
@@ -558,24 +662,54 @@ export const make = (options: DiskOptions) =>
     // What this store last wrote to each single-file projection and its journal, by the stamps of the two files it
     // left: while both names still show exactly those stamps, the state is known without reading either. A person's
     // save, another writer's append or a repair moves a stamp (its change time at least), and the files are read again.
-    const written = new Map<string, { readonly journal: Files.Stamp; readonly projection: Files.Stamp; readonly state: unknown; readonly version: number }>()
-    const rememberWrite = (stream: string, target: string, rendered: Uint8Array, journal: Files.Stamp, state: unknown, version: number) => {
+    const written = new Map<
+      string,
+      {
+        readonly journal: Files.Stamp
+        readonly projection: Files.Stamp
+        readonly state: unknown
+        readonly version: number
+      }
+    >()
+    const rememberWrite = (
+      stream: string,
+      target: string,
+      rendered: Uint8Array,
+      journal: Files.Stamp,
+      state: unknown,
+      version: number
+    ) => {
       // read back through the name: what it shows now is the projection only if it holds the bytes just written
       const projection = Files.stampIfHolds(target, rendered)
       if (projection !== undefined) written.set(stream, { journal, projection, state, version })
     }
-    const unchangedSinceWrite = <S>(stream: string, target: string): { readonly state: S; readonly version: number; readonly projection: Files.Identity } | undefined => {
+    const unchangedSinceWrite = <S>(
+      stream: string,
+      target: string
+    ): { readonly state: S; readonly version: number; readonly projection: Files.Identity } | undefined => {
       const w = written.get(stream)
       if (w === undefined) return undefined
       const jp = journalPath(stream)
-      if (Files.sameStamp(io(stream, jp, "read", () => Files.stamp(jp)), w.journal) && Files.sameStamp(io(stream, target, "read", () => Files.stamp(target)), w.projection))
+      if (
+        Files.sameStamp(
+          io(stream, jp, "read", () => Files.stamp(jp)),
+          w.journal
+        ) &&
+        Files.sameStamp(
+          io(stream, target, "read", () => Files.stamp(target)),
+          w.projection
+        )
+      )
         return w as { readonly state: S; readonly version: number; readonly projection: Files.Identity }
       written.delete(stream)
       return undefined
     }
 
     /** The state of a single-file projected stream when both its files are still the ones this store wrote last. */
-    const knownState = <S, E>(stream: string, codec: StreamCodec<S, E>): { readonly state: S; readonly version: number } | undefined => {
+    const knownState = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>
+    ): { readonly state: S; readonly version: number } | undefined => {
       const target = projectionPath(stream)
       if (codec.files !== undefined || codec.text === undefined || target === undefined) return undefined
       const w = unchangedSinceWrite<S>(stream, target)
@@ -590,14 +724,26 @@ export const make = (options: DiskOptions) =>
 
     /** Throws Moved when the projection is no longer the file the current decision was made on. */
     const unmoved = (stream: string, target: string) => {
-      if (seen.has(stream) && !Files.sameIdentity(io(stream, target, "read", () => Files.identity(target)), seen.get(stream))) throw new Moved()
+      if (
+        seen.has(stream) &&
+        !Files.sameIdentity(
+          io(stream, target, "read", () => Files.identity(target)),
+          seen.get(stream)
+        )
+      )
+        throw new Moved()
     }
 
     /**
      * Renames a new projection into place unless a person saved the file since the load (between the durable
      * journal append and now): their file then stays where it is and the next load records it as an edit.
      */
-    const placeProjection = (stream: string, temp: string, target: string, version: number): true | string | undefined => {
+    const placeProjection = (
+      stream: string,
+      temp: string,
+      target: string,
+      version: number
+    ): true | string | undefined => {
       const known = seen.has(stream)
       const expected = seen.get(stream)
       seen.delete(stream)
@@ -622,13 +768,16 @@ export const make = (options: DiskOptions) =>
     // Journal directories this store created or found: each write checked again cost more than its lock.
     const journalDirs = new Set<string>()
 
-    /** Takes the stream's kernel lock (./lock.ts), waiting with jittered back-off up to lockWaitMs for another holder. */
+    /**
+     * Takes the stream's kernel lock (./lock.ts), waiting with jittered back-off up to lockWaitMs for another holder.
+     */
     const acquireLock = (stream: string, jp: string) => {
       const journalDir = path.dirname(jp)
       const lockPath = `${jp}.lock`
       const ensured = attempt(() => {
         if (journalDirs.has(journalDir)) return
-        if (io(stream, journalDir, "create", () => Files.ensureDir(journalDir))) io(stream, dir, "sync", () => Files.fsyncDir(dir))
+        if (io(stream, journalDir, "create", () => Files.ensureDir(journalDir)))
+          io(stream, dir, "sync", () => Files.fsyncDir(dir))
         journalDirs.add(journalDir)
       })
       const take = Effect.zipRight(ensured, Lock.acquire(lockPath, lockWaitMs))
@@ -636,7 +785,11 @@ export const make = (options: DiskOptions) =>
         // the directory was removed since this store last saw it: create it again
         Effect.catchIf(
           (e) => (e as NodeJS.ErrnoException | undefined)?.code === "ENOENT",
-          () => Effect.zipRight(Effect.sync(() => journalDirs.delete(journalDir)), take)
+          () =>
+            Effect.zipRight(
+              Effect.sync(() => journalDirs.delete(journalDir)),
+              take
+            )
         ),
         Effect.mapError((e) =>
           e instanceof StoreError
@@ -659,7 +812,9 @@ export const make = (options: DiskOptions) =>
         Effect.suspend(() => {
           // the common case, in one step: a journal directory this store knows and a lock no other process holds
           const fd = journalDirs.has(path.dirname(jp)) ? Lock.takeNow(`${jp}.lock`) : undefined
-          return fd !== undefined ? Effect.ensuring(effect, release(fd)) : Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, release)
+          return fd !== undefined
+            ? Effect.ensuring(effect, release(fd))
+            : Effect.acquireUseRelease(acquireLock(stream, jp), () => effect, release)
         })
       )
     }
@@ -715,7 +870,9 @@ export const make = (options: DiskOptions) =>
       swept.add(stream)
     }
 
-    /** What reconcile found when the projection is being saved right now: the journal's state, and when to look again. */
+    /**
+     * What reconcile found when the projection is being saved right now: the journal's state, and when to look again.
+     */
     interface Unsettled<S, E> {
       readonly unsettled: Loaded<S, E>
       readonly retryInMs: number
@@ -730,8 +887,12 @@ export const make = (options: DiskOptions) =>
       if (!snap.steady) return settleMs
       const now = Date.now()
       const first = firstSeen.get(target)
-      if (first === undefined || !Files.sameIdentity(first.identity, snap.identity)) firstSeen.set(target, { identity: snap.identity, at: now })
-      const still = Math.max(now - Number(snap.identity.mtimeNs / 1_000_000n), first !== undefined && Files.sameIdentity(first.identity, snap.identity) ? now - first.at : 0)
+      if (first === undefined || !Files.sameIdentity(first.identity, snap.identity))
+        firstSeen.set(target, { identity: snap.identity, at: now })
+      const still = Math.max(
+        now - Number(snap.identity.mtimeNs / 1_000_000n),
+        first !== undefined && Files.sameIdentity(first.identity, snap.identity) ? now - first.at : 0
+      )
       if (still >= settleMs) {
         firstSeen.delete(target)
         return 0
@@ -739,7 +900,9 @@ export const make = (options: DiskOptions) =>
       return Math.max(1, Math.ceil(settleMs - still))
     }
 
-    /** Why a person's file cannot be adopted: too large to read, not UTF-8, or a write rule (cap, scanner, controls). */
+    /**
+     * Why a person's file cannot be adopted: too large to read, not UTF-8, or a write rule (cap, scanner, controls).
+     */
     const refusal = (text: TextProjection<unknown, unknown>, snap: Files.Snapshot): Either.Either<string, string> => {
       if (snap.bytes === undefined) return Either.left(`it is ${snap.identity.size} bytes, far over the cap`)
       const decoded = Either.try(() => strictUtf8.decode(snap.bytes!))
@@ -776,7 +939,17 @@ export const make = (options: DiskOptions) =>
       if (wait > 0) return { unsettled: { ...current, recorded: [] }, retryInMs: wait }
       const verdict = refusal(text as TextProjection<unknown, unknown>, snap)
       if (Either.isRight(verdict)) {
-        if (current.version > 0) return { staged: stage(stream, codec, current.state, current.version, text.editedExternally(verdict.right, current.state, at, undefined), at) }
+        if (current.version > 0)
+          return {
+            staged: stage(
+              stream,
+              codec,
+              current.state,
+              current.version,
+              text.editedExternally(verdict.right, current.state, at, undefined),
+              at
+            )
+          }
         if (trimSpace(verdict.right) === "") return { ...current, recorded: [] }
         return { staged: stage(stream, codec, current.state, 0, text.imported(verdict.right, at), at) }
       }
@@ -793,7 +966,16 @@ export const make = (options: DiskOptions) =>
       warnings.push(
         `memory: ${name} was edited outside tmem but not adopted (${verdict.left}); the memory keeps its last valid state and your file is kept as ${path.basename(kept)} — fix it and save it as ${name} again`
       )
-      return { staged: stage(stream, codec, current.state, current.version, text.rejected(verdict.left, path.basename(kept), size, at), at) }
+      return {
+        staged: stage(
+          stream,
+          codec,
+          current.state,
+          current.version,
+          text.rejected(verdict.left, path.basename(kept), size, at),
+          at
+        )
+      }
     }
 
     /**
@@ -802,7 +984,9 @@ export const make = (options: DiskOptions) =>
      */
     const restoreProjection = (stream: string, target: string, content: string, expected: Files.Identity | undefined) =>
       io(stream, target, "write", () => {
-        const done = Files.replaceIf(durableTemp(target, content), target, expected, () => asideName(target, "edited", 0)).done
+        const done = Files.replaceIf(durableTemp(target, content), target, expected, () =>
+          asideName(target, "edited", 0)
+        ).done
         if (done) seen.set(stream, Files.identity(target))
         return done
       })
@@ -820,7 +1004,14 @@ export const make = (options: DiskOptions) =>
     }
 
     /** A single-file projection under the lock: the cases of docs/ARCHITECTURE.md "Loading". */
-    const reconcileText = <S, E>(stream: string, codec: StreamCodec<S, E>, target: string, tail: Tail, at: string, warnings: Array<string>): Reconciled<S, E> => {
+    const reconcileText = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      target: string,
+      tail: Tail,
+      at: string,
+      warnings: Array<string>
+    ): Reconciled<S, E> => {
       const text = codec.text!
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
       // what a write decided on this reconcile may replace; repairs below update it
@@ -828,17 +1019,27 @@ export const make = (options: DiskOptions) =>
       const digest = snap?.bytes === undefined ? undefined : digestOf(snap.bytes)
       const hash = digest?.hash
       if (snap !== undefined && tail.last !== undefined && hash === tail.last.projectionHash) {
-        return { state: text.parse(digest!.text ?? strictUtf8.decode(snap.bytes!)), version: tail.last.version, recorded: [] }
+        return {
+          state: text.parse(digest!.text ?? strictUtf8.decode(snap.bytes!)),
+          version: tail.last.version,
+          recorded: []
+        }
       }
       const full = tail.last === undefined ? { state: codec.initialState, version: 0 } : foldAll(stream, codec)
       if (snap === undefined) {
-        // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear it.
+        // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear
+        // it.
         if (tail.last !== undefined) restoreProjection(stream, target, text.render(full.state), undefined)
         return { ...full, recorded: [] }
       }
       const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
       // One batch behind and not touched since the journal was: a crash between append and rename.
-      if (tail.last !== undefined && hash === prevHash && snap.steady && Number(snap.identity.mtimeNs / 1_000_000n) <= tail.mtimeMs) {
+      if (
+        tail.last !== undefined &&
+        hash === prevHash &&
+        snap.steady &&
+        Number(snap.identity.mtimeNs / 1_000_000n) <= tail.mtimeMs
+      ) {
         if (restoreProjection(stream, target, text.render(full.state), snap.identity))
           warnings.push(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
         return { ...full, recorded: [] }
@@ -873,7 +1074,8 @@ export const make = (options: DiskOptions) =>
             return reconcileText(stream, codec, target, tail, at, warnings)
           } catch (e) {
             // the file moved between reading it and recording what was read: look again shortly
-            if (e instanceof Moved) return { unsettled: { ...foldAll(stream, codec), recorded: [] }, retryInMs: settleMs }
+            if (e instanceof Moved)
+              return { unsettled: { ...foldAll(stream, codec), recorded: [] }, retryInMs: settleMs }
             throw e
           }
         })
@@ -892,10 +1094,17 @@ export const make = (options: DiskOptions) =>
      * bounded, since it must not decide against a file that is about to change; then it fails with a retryable
      * error, having written nothing.
      */
-    const reconcile = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean): Effect.Effect<Loaded<S, E>, StoreError> =>
+    const reconcile = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      at: string,
+      forWrite: boolean
+    ): Effect.Effect<Loaded<S, E>, StoreError> =>
       Effect.suspend(() => {
         const known = swept.has(stream) ? knownState<S, E>(stream, codec) : undefined
-        return known !== undefined ? Effect.succeed({ ...known, recorded: [] }) : reconcileLoop(stream, codec, at, forWrite)
+        return known !== undefined
+          ? Effect.succeed({ ...known, recorded: [] })
+          : reconcileLoop(stream, codec, at, forWrite)
       })
 
     const reconcileLoop = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean) =>
@@ -963,10 +1172,13 @@ export const make = (options: DiskOptions) =>
         warnings.push(
           `memory: ${rel(manifestPath)} was changed outside tmem; the journal decides which episodes exist and which are trusted, so it was rewritten (the edited file is kept as ${rel(kept)})`
         )
-      } else if (bytes !== undefined) warnings.push(`memory: ${rel(manifestPath)} was behind its journal (a crash); re-projected`)
+      } else if (bytes !== undefined)
+        warnings.push(`memory: ${rel(manifestPath)} was behind its journal (a crash); re-projected`)
       reprojectFiles(stream, codec, full.state)
       if (recovered.length === 0) return { ...full, recorded: [] }
-      warnings.push(`memory: ${rel(journalPath(stream))} had lost its last batch; what ${rel(manifestPath)} still showed of it was recorded again, untrusted until a person promotes it (tmem episodes list, then promote)`)
+      warnings.push(
+        `memory: ${rel(journalPath(stream))} had lost its last batch; what ${rel(manifestPath)} still showed of it was recorded again, untrusted until a person promotes it (tmem episodes list, then promote)`
+      )
       return { staged: stage(stream, codec, full.state, full.version, recovered, at) }
     }
 
@@ -985,7 +1197,10 @@ export const make = (options: DiskOptions) =>
     const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
       // the first load of a projected stream looks for what a crashed writer left behind; finding any, it takes the
       // lock to remove it (a read-only directory with nothing to sweep stays readable without the lock)
-      if (!swept.has(stream) && (codec.files !== undefined || (codec.text !== undefined && projectionPath(stream) !== undefined))) {
+      if (
+        !swept.has(stream) &&
+        (codec.files !== undefined || (codec.text !== undefined && projectionPath(stream) !== undefined))
+      ) {
         if (leftovers(stream, codec, false) > 0) return undefined
         swept.add(stream)
       }
@@ -994,9 +1209,22 @@ export const make = (options: DiskOptions) =>
         // be an import of thousands of episodes)
         const jp = journalPath(stream)
         const manifestPath = path.join(dir, codec.files.manifest)
-        const [j, m, known, hit] = [statOptional(jp), statOptional(manifestPath), verified.get(manifestPath), folds.get(jp)]
-        if (j !== undefined && m !== undefined && known !== undefined && hit !== undefined &&
-          known.journal === `${j.size}:${j.mtimeMs}` && known.manifest === `${m.size}:${m.mtimeMs}` && hit.size === j.size && hit.mtimeMs === j.mtimeMs)
+        const [j, m, known, hit] = [
+          statOptional(jp),
+          statOptional(manifestPath),
+          verified.get(manifestPath),
+          folds.get(jp)
+        ]
+        if (
+          j !== undefined &&
+          m !== undefined &&
+          known !== undefined &&
+          hit !== undefined &&
+          known.journal === `${j.size}:${j.mtimeMs}` &&
+          known.manifest === `${m.size}:${m.mtimeMs}` &&
+          hit.size === j.size &&
+          hit.mtimeMs === j.mtimeMs
+        )
           return { state: hit.state as S, version: hit.version, recorded: [] }
       }
       const known = knownState<S, E>(stream, codec)
@@ -1009,23 +1237,38 @@ export const make = (options: DiskOptions) =>
         // the manifest can be large (an index of thousands of episodes): re-hash it only when it or the journal moved
         const seen = statOptional(manifestPath)
         const known = verified.get(manifestPath)
-        if (tail.last !== undefined && seen !== undefined && known !== undefined && known.journal === `${tail.size}:${tail.mtimeMs}` && known.manifest === `${seen.size}:${seen.mtimeMs}`)
+        if (
+          tail.last !== undefined &&
+          seen !== undefined &&
+          known !== undefined &&
+          known.journal === `${tail.size}:${tail.mtimeMs}` &&
+          known.manifest === `${seen.size}:${seen.mtimeMs}`
+        )
           return { ...foldCached(stream, codec, tail), recorded: [] }
         const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
-        if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+        if (tail.last === undefined)
+          return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
         if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
-        if (seen !== undefined) verified.set(manifestPath, { journal: `${tail.size}:${tail.mtimeMs}`, manifest: `${seen.size}:${seen.mtimeMs}` })
+        if (seen !== undefined)
+          verified.set(manifestPath, {
+            journal: `${tail.size}:${tail.mtimeMs}`,
+            manifest: `${seen.size}:${seen.mtimeMs}`
+          })
         return { ...foldCached(stream, codec, tail), recorded: [] }
       }
       const text = codec.text
-      if (target === undefined || text === undefined) return tail.exists ? { ...foldAll(stream, codec), recorded: [] } : { state: codec.initialState, version: 0, recorded: [] }
+      if (target === undefined || text === undefined)
+        return tail.exists
+          ? { ...foldAll(stream, codec), recorded: [] }
+          : { state: codec.initialState, version: 0, recorded: [] }
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
-      if (tail.last === undefined) return snap === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+      if (tail.last === undefined)
+        return snap === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
       const digest = snap?.bytes === undefined ? undefined : digestOf(snap.bytes)
-      if (digest === undefined || digest.hash !== tail.last.projectionHash || digest.text === undefined) return undefined
+      if (digest === undefined || digest.hash !== tail.last.projectionHash || digest.text === undefined)
+        return undefined
       return { state: text.parse(digest.text), version: tail.last.version, recorded: [] }
     }
-
 
     // Batches the store recorded while an append was refused (a hand edit found under the lock); the caller's
     // retry loads again, and that load reports them, so the edit's lifecycle event is not lost.
@@ -1040,29 +1283,51 @@ export const make = (options: DiskOptions) =>
       load: <S, E>(stream: string, codec: StreamCodec<S, E>) =>
         Effect.zipRight(
           checkStream(stream),
-          Effect.flatMap(attempt(() => tryFastLoad(stream, codec)), (fast) => {
-            const loaded = fast !== undefined ? Effect.succeed(fast) : Effect.flatMap(nowIso, (at) => withLock(stream, reconcile(stream, codec, at, false)))
-            return Effect.map(loaded, (l) => {
-              const earlier = takePending<E>(stream)
-              return earlier.length === 0 ? l : { ...l, recorded: [...earlier, ...l.recorded] }
-            })
-          })
+          Effect.flatMap(
+            attempt(() => tryFastLoad(stream, codec)),
+            (fast) => {
+              const loaded =
+                fast !== undefined
+                  ? Effect.succeed(fast)
+                  : Effect.flatMap(nowIso, (at) => withLock(stream, reconcile(stream, codec, at, false)))
+              return Effect.map(loaded, (l) => {
+                const earlier = takePending<E>(stream)
+                return earlier.length === 0 ? l : { ...l, recorded: [...earlier, ...l.recorded] }
+              })
+            }
+          )
         ),
       read: (stream, codec, fromVersion = 0) =>
-        Effect.zipRight(checkStream(stream), attempt(() => readAll(stream, codec).filter((b) => b.version > fromVersion))),
-      append: <S, E>(stream: string, codec: StreamCodec<S, E>, expectedVersion: number, events: ReadonlyArray<E>, at: string) =>
+        Effect.zipRight(
+          checkStream(stream),
+          attempt(() => readAll(stream, codec).filter((b) => b.version > fromVersion))
+        ),
+      append: <S, E>(
+        stream: string,
+        codec: StreamCodec<S, E>,
+        expectedVersion: number,
+        events: ReadonlyArray<E>,
+        at: string
+      ) =>
         Effect.zipRight(
           checkStream(stream),
           withLock(
             stream,
-            Effect.flatMap(reconcile(stream, codec, at, true), (current): Effect.Effect<Appended<S, E>, StoreError | VersionConflict> => {
-              if (current.version !== expectedVersion) {
-                if (current.recorded.length > 0) pending.set(stream, [...(pending.get(stream) ?? []), ...current.recorded])
-                return Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: current.version }))
+            Effect.flatMap(
+              reconcile(stream, codec, at, true),
+              (current): Effect.Effect<Appended<S, E>, StoreError | VersionConflict> => {
+                if (current.version !== expectedVersion) {
+                  if (current.recorded.length > 0)
+                    pending.set(stream, [...(pending.get(stream) ?? []), ...current.recorded])
+                  return Effect.fail(
+                    new VersionConflict({ stream, expected: expectedVersion, actual: current.version })
+                  )
+                }
+                if (events.length === 0)
+                  return Effect.succeed({ state: current.state, batch: { version: current.version, at, events: [] } })
+                return commit(stream, codec, current.state, current.version, events, at)
               }
-              if (events.length === 0) return Effect.succeed({ state: current.state, batch: { version: current.version, at, events: [] } })
-              return commit(stream, codec, current.state, current.version, events, at)
-            })
+            )
           )
         )
     })
@@ -1071,4 +1336,10 @@ export const make = (options: DiskOptions) =>
 /** The disk store (node:fs; no platform services needed). */
 export const layer = (options: DiskOptions) =>
   // closing the store waits for the displaced projections still being unlinked in the thread pool (./files.ts)
-  Layer.scoped(EventStore, Effect.zipLeft(make(options), Effect.addFinalizer(() => Effect.promise(Files.unlinked))))
+  Layer.scoped(
+    EventStore,
+    Effect.zipLeft(
+      make(options),
+      Effect.addFinalizer(() => Effect.promise(Files.unlinked))
+    )
+  )

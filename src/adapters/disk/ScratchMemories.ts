@@ -25,7 +25,10 @@ export const layer = (config: MemoryConfig, parent: string = Os.tmpdir()) =>
               const dir = yield* Effect.acquireRelease(
                 Effect.try({
                   try: () => fs.mkdtempSync(Path.join(parent, "tmem-eval-")),
-                  catch: (e) => new ScratchUnavailable({ text: `tmem: cannot create a scratch memory under ${parent}: ${e instanceof Error ? e.message : String(e)}` })
+                  catch: (e) =>
+                    new ScratchUnavailable({
+                      text: `tmem: cannot create a scratch memory under ${parent}: ${e instanceof Error ? e.message : String(e)}`
+                    })
                 }),
                 (d) => Effect.sync(() => fs.rmSync(d, { recursive: true, force: true }))
               )

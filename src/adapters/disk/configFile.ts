@@ -16,13 +16,21 @@ const isSymbolicLink = (path: string): boolean => {
  * Reads and resolves a JSON config file. A path the user named must exist; the default location may be absent
  * (defaults apply). Every failure is one line naming the file and, where it applies, the key.
  */
-export const loadConfigFile = (path: string | undefined, required: boolean, env: Readonly<Record<string, string | undefined>>) =>
+export const loadConfigFile = (
+  path: string | undefined,
+  required: boolean,
+  env: Readonly<Record<string, string | undefined>>
+) =>
   Effect.gen(function* () {
     if (path === undefined) return DEFAULT_CONFIG
     const fs = yield* FileSystem.FileSystem
     // a link could point the settings (the model URL, its key) at any file: only the file itself is read
     if (isSymbolicLink(path))
-      return yield* Effect.fail(new ConfigInvalid({ text: `config: ${path} is a symbolic link, which tmem does not follow; replace it with the file itself` }))
+      return yield* Effect.fail(
+        new ConfigInvalid({
+          text: `config: ${path} is a symbolic link, which tmem does not follow; replace it with the file itself`
+        })
+      )
     // The default location is optional: absent (or unreachable, e.g. under a regular file) means defaults.
     if (!required && !(yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false)))) return DEFAULT_CONFIG
     const text = yield* fs.readFileString(path).pipe(
@@ -46,7 +54,12 @@ export const loadConfigFile = (path: string | undefined, required: boolean, env:
     try {
       json = JSON.parse(text)
     } catch (e) {
-      return yield* Effect.fail(new ConfigInvalid({ text: `config: ${path} is not valid JSON (${oneLine(e)}); fix the file` }))
+      return yield* Effect.fail(
+        new ConfigInvalid({ text: `config: ${path} is not valid JSON (${oneLine(e)}); fix the file` })
+      )
     }
-    return yield* Either.mapLeft(decodeConfig(json, env), (e) => new ConfigInvalid({ text: e.message.replace(/^config: /, `config: ${path}: `) }))
+    return yield* Either.mapLeft(
+      decodeConfig(json, env),
+      (e) => new ConfigInvalid({ text: e.message.replace(/^config: /, `config: ${path}: `) })
+    )
   }) satisfies Effect.Effect<MemoryConfig, ConfigInvalid, FileSystem.FileSystem>

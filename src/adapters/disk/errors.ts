@@ -41,10 +41,19 @@ const FAILURES: Record<string, StoreFailure> = {
 export const storeError = (stream: string, path: string, verb: string, e: unknown): StoreError => {
   const code = codeOf(e)
   const why = code !== undefined && REASONS[code] !== undefined ? `${REASONS[code]} (${code})` : oneLine(e)
-  return new StoreError({ stream, text: `memory: cannot ${verb} ${path}: ${why}`, reason: (code !== undefined ? FAILURES[code] : undefined) ?? "other" })
+  return new StoreError({
+    stream,
+    text: `memory: cannot ${verb} ${path}: ${why}`,
+    reason: (code !== undefined ? FAILURES[code] : undefined) ?? "other"
+  })
 }
 
 export const oneLine = (e: unknown): string => {
-  const m = e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
+  const m =
+    e instanceof Error
+      ? e.message
+      : typeof e === "object" && e !== null && "message" in e
+        ? String((e as { message: unknown }).message)
+        : String(e)
   return m.replace(/\s+/g, " ").trim()
 }

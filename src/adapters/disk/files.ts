@@ -101,7 +101,10 @@ export const writeAll = (fd: number, bytes: Uint8Array) => {
   while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off)
 }
 
-/** fsync off the event loop, then close at once: closing a file just flushed costs microseconds, a second trip through the thread pool far more. */
+/**
+ * fsync off the event loop, then close at once: closing a file just flushed costs microseconds, a second trip through
+ * the thread pool far more.
+ */
 export const syncAndClose = (p: Pending): Promise<void> =>
   new Promise((resolve, reject) =>
     fs.fsync(p.fd, (err) => {
@@ -199,7 +202,9 @@ export const stampIfHolds = (file: string, bytes: Uint8Array): Stamp | undefined
 }
 
 export const sameIdentity = (a: Identity | undefined, b: Identity | undefined): boolean =>
-  a === undefined || b === undefined ? a === b : a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs
+  a === undefined || b === undefined
+    ? a === b
+    : a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs
 
 /** The identity of what `file` names now (the link itself, never its target), or undefined when absent. */
 export const identity = (file: string): Identity | undefined => {
@@ -242,7 +247,8 @@ export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): 
     const bytes = readRange(fd, 0, Number(stat.size) + 1)
     const after = identityOf(fs.fstatSync(fd, { bigint: true }))
     // a name renamed over meanwhile points at another file: compare what the name holds now, not only the open inode
-    const steady = sameIdentity(before, after) && sameIdentity(identity(file), after) && BigInt(bytes.length) === after.size
+    const steady =
+      sameIdentity(before, after) && sameIdentity(identity(file), after) && BigInt(bytes.length) === after.size
     return { identity: before, bytes, steady }
   } finally {
     fs.closeSync(fd)
@@ -289,7 +295,7 @@ const removeLater = (file: string) => {
 }
 
 /** Resolves once every displaced file handed to the thread pool is gone (a store's shutdown waits for it). */
-export const unlinked = (): Promise<void> => Promise.all([...unlinking]).then(() => undefined)
+export const unlinked = (): Promise<void> => Promise.all(unlinking).then(() => undefined)
 
 /**
  * Moves `temp` onto `target` only if `target` is still the file `expected` names (undefined: no file at all). A
@@ -297,7 +303,12 @@ export const unlinked = (): Promise<void> => Promise.all([...unlinking]).then(()
  * inspected and, if it is not the expected one, swapped back. `aside` (gives a free name) is where an older save is
  * kept when a newer one raced even the swap back.
  */
-export const replaceIf = (temp: string, target: string, expected: Identity | undefined, aside: () => string): Replaced => {
+export const replaceIf = (
+  temp: string,
+  target: string,
+  expected: Identity | undefined,
+  aside: () => string
+): Replaced => {
   if (expected === undefined) {
     // a hard link never replaces an existing name, so a file created meanwhile is left alone
     try {
@@ -329,7 +340,8 @@ export const replaceIf = (temp: string, target: string, expected: Identity | und
     exchange(temp, target)
   } catch (e) {
     // the target went away meanwhile (deleted): nothing of a person's to protect, put the projection back
-    if ((e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync(temp)) return replaceIf(temp, target, undefined, aside)
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync(temp))
+      return replaceIf(temp, target, undefined, aside)
     removeQuietly(temp)
     throw e
   }

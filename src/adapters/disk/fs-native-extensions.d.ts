@@ -1,4 +1,5 @@
-// The part of fs-native-extensions (a CommonJS addon without its own types) that the disk store uses (the lock, the guarded replace).
+// The part of fs-native-extensions (a CommonJS addon without its own types) that the disk store uses (the lock, the
+// guarded replace).
 declare module "fs-native-extensions" {
   const native: {
     /** An exclusive (or `shared`) lock on an open file without waiting; false when another descriptor holds one. */

@@ -123,16 +123,17 @@ const pauseMs = (attempt: number) => Math.min(8, 0.25 * 1.5 ** attempt) * (0.5 +
 export const acquire = (file: string, waitMs: number): Effect.Effect<number, LockBusy | unknown> =>
   Effect.flatMap(Effect.zipRight(ready, Clock.currentTimeMillis), (start) => {
     const attempt = (n: number): Effect.Effect<number, LockBusy | unknown> =>
-      Effect.flatMap(
-        Effect.try({ try: () => tryTake(file), catch: (e) => e }),
-        (fd) =>
-          fd !== undefined
-            ? Effect.succeed(fd)
-            : Effect.flatMap(Clock.currentTimeMillis, (now) => {
-                const left = waitMs - (now - start)
-                if (left <= 0) return Effect.fail(new LockBusy(now - start))
-                return Effect.zipRight(Effect.interruptible(Effect.sleep(Duration.millis(Math.min(left, pauseMs(n))))), attempt(n + 1))
-              })
+      Effect.flatMap(Effect.try({ try: () => tryTake(file), catch: (e) => e }), (fd) =>
+        fd !== undefined
+          ? Effect.succeed(fd)
+          : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+              const left = waitMs - (now - start)
+              if (left <= 0) return Effect.fail(new LockBusy(now - start))
+              return Effect.zipRight(
+                Effect.interruptible(Effect.sleep(Duration.millis(Math.min(left, pauseMs(n))))),
+                attempt(n + 1)
+              )
+            })
       )
     return attempt(0)
   })

@@ -6,7 +6,13 @@ import { listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { type MemoryToolArgs, runMemoryTool, type ToolResult } from "../../app/memoryTool.js"
 import { openPromptSession, type SystemMessage } from "../../app/prompt.js"
 import { recallContext } from "../../app/recall.js"
-import { endSession, type ExtractionOutcome, onSessionEnd, recordMessage, resumePendingSessions } from "../../app/sessions.js"
+import {
+  endSession,
+  type ExtractionOutcome,
+  onSessionEnd,
+  recordMessage,
+  resumePendingSessions
+} from "../../app/sessions.js"
 import { decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import type { Episode } from "../../domain/episodes/store.js"
 import type { LifecycleEvent } from "../../domain/events/lifecycle.js"
@@ -41,7 +47,14 @@ export interface Memory {
   /** One call of the `memory` tool: arguments as an object or the JSON string the model sent. Never rejects. */
   readonly tool: (args: MemoryToolArgs | string) => Promise<ToolResult>
   /** Opens a session's prompt: returns the per-turn renderer of the memory system messages. */
-  readonly openPrompt: (sessionId?: string) => Promise<(turn: { userMessage: string; planSteps?: ReadonlyArray<{ title: string; status: string }> }) => Promise<ReadonlyArray<SystemMessage>>>
+  readonly openPrompt: (
+    sessionId?: string
+  ) => Promise<
+    (turn: {
+      userMessage: string
+      planSteps?: ReadonlyArray<{ title: string; status: string }>
+    }) => Promise<ReadonlyArray<SystemMessage>>
+  >
   /** Records one message of a session (its taint judged now); `buffer` gives it a Tier 2 line. */
   readonly record: (sessionId: string, message: ChatMessage, buffer?: BufferRole) => Promise<void>
   /** Ends a session and waits for its episode and consolidation. */
@@ -57,7 +70,8 @@ export interface Memory {
   /** Waits for background work, at most `timeoutMs`; true when all of it finished. */
   readonly waitForBackground: (timeoutMs: number) => Promise<boolean>
   /**
-   * Waits for background work (at most 15 s, or `drainMs`), interrupts what is left and releases everything. Session-end
+   * Waits for background work (at most 15 s, or `drainMs`), interrupts what is left and releases everything.
+   * Session-end
    * work cut off here stays owed: the next `openMemory` on this directory finishes it.
    */
   readonly close: () => Promise<void>
@@ -78,7 +92,7 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
     options.llm === undefined && options.embedder === undefined
       ? options.config
       : {
-          ...((options.config as Record<string, unknown> | undefined) ?? {}),
+          ...(options.config as Record<string, unknown> | undefined),
           ...(options.llm !== undefined ? { llm: options.llm } : {}),
           ...(options.embedder !== undefined ? { embedding: options.embedder } : {})
         }
@@ -94,7 +108,9 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
   )
   const zone = trustZoneFor(Path.resolve(options.workspace ?? process.cwd()), dir)
   // failures reject with the domain's own error object (a tagged Error with a one-line message)
-  const run = async <A, E>(effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>): Promise<A> => {
+  const run = async <A, E>(
+    effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>
+  ): Promise<A> => {
     const exit = await runtime.runPromiseExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
     const failure = Cause.failureOption(exit.cause)
@@ -103,7 +119,9 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
   // session-end work an earlier process was cut off from (Ctrl-C, close, crash) is finished in the background; a
   // damaged episodes journal must not keep the rest of the memory from opening (its own calls will say what is wrong)
   await run(
-    resumePendingSessions(zone).pipe(Effect.catchAll((e) => Effect.logWarning(`memory: owed session-end work not resumed: ${e.message}`)))
+    resumePendingSessions(zone).pipe(
+      Effect.catchAll((e) => Effect.logWarning(`memory: owed session-end work not resumed: ${e.message}`))
+    )
   )
   return {
     // a plain-JS caller can pass anything; it is checked as strictly as the model's JSON string

@@ -85,13 +85,16 @@ const decodeShape = (json: unknown): { readonly data: ReadonlyArray<Item>; reado
     const e = item["embedding"]
     // JSON null decodes to an empty slice in Go: caught later as "empty embedding"
     if (e === null || e === undefined) data.push({ index: item["index"], embedding: [] })
-    else if (Array.isArray(e) && e.every((x) => typeof x === "number")) data.push({ index: item["index"], embedding: e as ReadonlyArray<number> })
+    else if (Array.isArray(e) && e.every((x) => typeof x === "number"))
+      data.push({ index: item["index"], embedding: e as ReadonlyArray<number> })
     else return `data[${i}].embedding is not an array of numbers`
   }
   return { data, errorMessage }
 }
 
-/** The OpenAI-compatible `/embeddings` provider (spec §7): validated, cached, one batch request per call, no retries. */
+/**
+ * The OpenAI-compatible `/embeddings` provider (spec §7): validated, cached, one batch request per call, no retries.
+ */
 export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstance, never, HttpClient.HttpClient> =>
   Effect.map(HttpClient.HttpClient, (client) => {
     const post = postJson(client)
@@ -123,26 +126,39 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
     /** Spec §7.3, steps 2–9 in order; the dims lock moves only when all of them pass. */
     const validate = (a: Answer, n: number): ReadonlyArray<Float32Array> | EmbedFailed => {
       const shape = a.json.ok ? decodeShape(a.json.value) : a.json.error
-      if (typeof shape === "string") return a.status !== 200 ? fail(`returned status ${a.status}`) : fail(`returned a body that cannot be decoded: ${shape}`)
+      if (typeof shape === "string")
+        return a.status !== 200
+          ? fail(`returned status ${a.status}`)
+          : fail(`returned a body that cannot be decoded: ${shape}`)
       if (shape.errorMessage !== "") return fail(`returned status ${a.status}: ${oneLine(shape.errorMessage)}`)
       if (a.status !== 200) return fail(`returned status ${a.status}`)
       if (shape.data.length !== n) return fail(`returned ${shape.data.length} vectors for ${n} inputs`)
-      const ordered: Array<ReadonlyArray<number> | undefined> = new Array(n)
+      const ordered: Array<ReadonlyArray<number> | undefined> = Array.from(
+        { length: n },
+        (): ReadonlyArray<number> | undefined => undefined
+      )
       for (const item of shape.data) {
         const i = item.index
         if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= n || ordered[i] !== undefined) {
-          return fail(`returned indices that are not a permutation of 0…${n - 1} (got ${oneLine(JSON.stringify(shape.data.map((d) => d.index ?? null)), 80)})`)
+          return fail(
+            `returned indices that are not a permutation of 0…${n - 1} (got ${oneLine(JSON.stringify(shape.data.map((d) => d.index ?? null)), 80)})`
+          )
         }
         ordered[i] = item.embedding
       }
       const vectors = ordered as ReadonlyArray<ReadonlyArray<number>>
       const length = vectors[0]?.length ?? 0
-      if (vectors.some((v) => v.length !== length)) return fail(`returned inconsistent dims (${[...new Set(vectors.map((v) => v.length))].join(", ")})`)
+      if (vectors.some((v) => v.length !== length))
+        return fail(`returned inconsistent dims (${[...new Set(vectors.map((v) => v.length))].join(", ")})`)
       if (length === 0) return fail("returned an empty embedding")
       if (dims > 0 && length !== dims) {
         return config.dims > 0
-          ? fail(`returned dims ${length} do not match the configured ${dims}; set embedding.dims to ${length} (the index is rebuilt)`)
-          : fail(`returned dims ${length} do not match the ${dims} of its first response; the model changed, set embedding.dims to rebuild`)
+          ? fail(
+              `returned dims ${length} do not match the configured ${dims}; set embedding.dims to ${length} (the index is rebuilt)`
+            )
+          : fail(
+              `returned dims ${length} do not match the ${dims} of its first response; the model changed, set embedding.dims to rebuild`
+            )
       }
       dims = length
       return vectors.map((v) => Float32Array.from(v))
@@ -168,7 +184,10 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
         Effect.catchAllDefect((defect) => Effect.fail(fail(`request failed unexpectedly: ${describeCause(defect)}`)))
       )
 
-    const embed = (corpus: ReadonlyArray<string>, texts: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed> =>
+    const embed = (
+      corpus: ReadonlyArray<string>,
+      texts: ReadonlyArray<string>
+    ): Effect.Effect<ReadonlyArray<Float32Array>, EmbedFailed> =>
       Effect.suspend(() => {
         // hits are taken now: a reset while adding this call's batch must not lose them
         const found = new Map<string, Float32Array>()
@@ -202,7 +221,8 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
       space,
       embed,
       // stateless: vectors do not depend on the corpus, so fitting only warms the cache (spec embedding §3.1)
-      fit: (corpus: ReadonlyArray<string>) => Effect.as(embed(corpus, []), (texts: ReadonlyArray<string>) => embed([], texts)),
+      fit: (corpus: ReadonlyArray<string>) =>
+        Effect.as(embed(corpus, []), (texts: ReadonlyArray<string>) => embed([], texts)),
       stats: () => ({ hits, misses, requests, entries: cache.size })
     }
   })
@@ -211,5 +231,7 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
 export const layer = (config: EmbeddingConfig): Layer.Layer<Embedder> =>
   Layer.effect(
     Embedder,
-    Effect.map(make(config), (instance) => Embedder.of({ space: instance.space, embed: instance.embed, fit: instance.fit }))
+    Effect.map(make(config), (instance) =>
+      Embedder.of({ space: instance.space, embed: instance.embed, fit: instance.fit })
+    )
   ).pipe(Layer.provide(NodeHttpClient.layerUndici))

@@ -23,7 +23,8 @@ const apiErrorMessage = (json: unknown): string | undefined => {
   if (!isObject(json)) return undefined
   const error = json["error"]
   if (typeof error === "string" && error.trim() !== "") return oneLine(error)
-  if (isObject(error) && typeof error["message"] === "string" && error["message"].trim() !== "") return oneLine(error["message"])
+  if (isObject(error) && typeof error["message"] === "string" && error["message"].trim() !== "")
+    return oneLine(error["message"])
   return undefined
 }
 
@@ -38,16 +39,25 @@ const contentOf = (json: unknown): string | undefined => {
 /** What to do about a refusal the model server will repeat if asked again. */
 const hintFor = (status: number, config: LlmConfig): string => {
   if (status === 401 || status === 403) {
-    return config.apiKeyEnv !== "" ? `check the API key in $${config.apiKeyEnv}` : "set llm.api_key_env to the variable that holds the API key"
+    return config.apiKeyEnv !== ""
+      ? `check the API key in $${config.apiKeyEnv}`
+      : "set llm.api_key_env to the variable that holds the API key"
   }
   if (status === 404) return "check llm.model and llm.base_url"
   if (status === 413) return "the prompt is too large for this server"
-  if (status === 400 || status === 422) return config.jsonMode ? "check llm.model, or set llm.json_mode to false" : "check llm.model"
+  if (status === 400 || status === 422)
+    return config.jsonMode ? "check llm.model, or set llm.json_mode to false" : "check llm.model"
   return "check the llm settings"
 }
 
-/** A completion client for any OpenAI-compatible `/chat/completions` endpoint (Ollama, llama.cpp, vLLM, LM Studio, OpenAI). */
-export const make = (config: LlmConfig, options: OpenAiLlmOptions = {}): Effect.Effect<Llm["Type"], never, HttpClient.HttpClient> =>
+/**
+ * A completion client for any OpenAI-compatible `/chat/completions` endpoint (Ollama, llama.cpp, vLLM, LM Studio,
+ * OpenAI).
+ */
+export const make = (
+  config: LlmConfig,
+  options: OpenAiLlmOptions = {}
+): Effect.Effect<Llm["Type"], never, HttpClient.HttpClient> =>
   Effect.map(HttpClient.HttpClient, (client) => {
     const post = postJson(client)
     const endpoint = `${config.baseUrl}/chat/completions`
@@ -57,13 +67,21 @@ export const make = (config: LlmConfig, options: OpenAiLlmOptions = {}): Effect.
     const fromFailure = (f: PostFailure): LlmError => {
       switch (f._tag) {
         case "ConnectFailed":
-          return unavailable(`cannot reach ${endpoint}: ${f.detail} (${attemptsText(f.attempts)}); check llm.base_url and that the server is running`)
+          return unavailable(
+            `cannot reach ${endpoint}: ${f.detail} (${attemptsText(f.attempts)}); check llm.base_url and that the server is running`
+          )
         case "TimedOut":
-          return new LlmTimeout({ reason: `llm: no answer from ${endpoint} within ${seconds(config.timeoutSeconds)}; raise llm.timeout_seconds or check the server` })
+          return new LlmTimeout({
+            reason: `llm: no answer from ${endpoint} within ${seconds(config.timeoutSeconds)}; raise llm.timeout_seconds or check the server`
+          })
         case "BodyFailed":
-          return bad(`the answer from ${endpoint} broke off: ${f.detail} (${attemptsText(f.attempts)}); try again later`)
+          return bad(
+            `the answer from ${endpoint} broke off: ${f.detail} (${attemptsText(f.attempts)}); try again later`
+          )
         case "TooLarge":
-          return bad(`the answer from ${endpoint} exceeds llm.max_response_bytes (${f.limit} bytes); raise llm.max_response_bytes or lower the token limit`)
+          return bad(
+            `the answer from ${endpoint} exceeds llm.max_response_bytes (${f.limit} bytes); raise llm.max_response_bytes or lower the token limit`
+          )
         case "InvalidUrl":
           return unavailable(`${endpoint} is not a usable URL (${f.detail}); fix llm.base_url`)
       }
@@ -74,15 +92,25 @@ export const make = (config: LlmConfig, options: OpenAiLlmOptions = {}): Effect.
       if (a.status < 200 || a.status > 299) {
         const said = message !== undefined ? `: ${message}` : a.json.ok ? "" : " (not JSON)"
         return isRetryableStatus(a.status)
-          ? Effect.fail(unavailable(`${endpoint} answered ${a.status}${said} (${attemptsText(a.attempts)}); try again later`))
+          ? Effect.fail(
+              unavailable(`${endpoint} answered ${a.status}${said} (${attemptsText(a.attempts)}); try again later`)
+            )
           : Effect.fail(bad(`${endpoint} answered ${a.status}${said}; ${hintFor(a.status, config)}`))
       }
       if (!a.json.ok) {
-        return Effect.fail(bad(`${endpoint} answered ${a.status} with a body that is not JSON (${a.json.error}); check that llm.base_url is an OpenAI-compatible API root such as http://localhost:11434/v1`))
+        return Effect.fail(
+          bad(
+            `${endpoint} answered ${a.status} with a body that is not JSON (${a.json.error}); check that llm.base_url is an OpenAI-compatible API root such as http://localhost:11434/v1`
+          )
+        )
       }
-      if (message !== undefined) return Effect.fail(bad(`${endpoint} returned an error: ${message}; check llm.model and the server's log`))
+      if (message !== undefined)
+        return Effect.fail(bad(`${endpoint} returned an error: ${message}; check llm.model and the server's log`))
       const content = contentOf(a.json.value)
-      if (content === undefined) return Effect.fail(bad(`${endpoint} returned no choices[0].message.content; check that llm.model is a chat model`))
+      if (content === undefined)
+        return Effect.fail(
+          bad(`${endpoint} returned no choices[0].message.content; check that llm.model is a chat model`)
+        )
       return Effect.succeed(content)
     }
 
@@ -92,7 +120,10 @@ export const make = (config: LlmConfig, options: OpenAiLlmOptions = {}): Effect.
         apiKey: config.apiKey,
         body: {
           model: config.model,
-          messages: [{ role: "system", content: request.system }, ...request.messages.map((m) => ({ role: m.role, content: m.content }))],
+          messages: [
+            { role: "system", content: request.system },
+            ...request.messages.map((m) => ({ role: m.role, content: m.content }))
+          ],
           max_tokens: request.maxTokens,
           temperature: config.temperature,
           stream: false,
@@ -107,7 +138,9 @@ export const make = (config: LlmConfig, options: OpenAiLlmOptions = {}): Effect.
         Effect.mapError(fromFailure),
         Effect.flatMap(fromAnswer),
         // a bug in the HTTP stack must still reach callers as an error they degrade on, not a crash
-        Effect.catchAllDefect((defect) => Effect.fail(unavailable(`request to ${endpoint} failed unexpectedly: ${describeCause(defect)}`)))
+        Effect.catchAllDefect((defect) =>
+          Effect.fail(unavailable(`request to ${endpoint} failed unexpectedly: ${describeCause(defect)}`))
+        )
       )
 
     return Llm.of({ info: { provider: "openai", model: config.model, endpoint, available: true }, complete })

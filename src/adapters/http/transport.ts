@@ -35,13 +35,24 @@ export interface Answer {
 }
 
 /** The server could not be reached, or dropped the connection before answering. */
-export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{ readonly detail: string; readonly attempts: number }> {}
+export class ConnectFailed extends Data.TaggedError("ConnectFailed")<{
+  readonly detail: string
+  readonly attempts: number
+}> {}
 /** No complete answer within the per-attempt time. Never retried: a slow model stays slow. */
 export class TimedOut extends Data.TaggedError("TimedOut")<{ readonly attempts: number }> {}
 /** The status line arrived but the body broke off (truncated, connection reset). */
-export class BodyFailed extends Data.TaggedError("BodyFailed")<{ readonly status: number; readonly detail: string; readonly attempts: number }> {}
+export class BodyFailed extends Data.TaggedError("BodyFailed")<{
+  readonly status: number
+  readonly detail: string
+  readonly attempts: number
+}> {}
 /** The body passed the byte bound; reading stopped there. */
-export class TooLarge extends Data.TaggedError("TooLarge")<{ readonly status: number; readonly limit: number; readonly attempts: number }> {}
+export class TooLarge extends Data.TaggedError("TooLarge")<{
+  readonly status: number
+  readonly limit: number
+  readonly attempts: number
+}> {}
 /** The endpoint is not a usable URL. */
 export class InvalidUrl extends Data.TaggedError("InvalidUrl")<{ readonly detail: string }> {}
 
@@ -116,14 +127,22 @@ interface Read {
   readonly retryAfterMs: number | undefined
 }
 
-const readBounded = (response: HttpClientResponse.HttpClientResponse, maxBytes: number, attempts: number): Effect.Effect<string, BodyFailed | TooLarge> => {
+const readBounded = (
+  response: HttpClientResponse.HttpClientResponse,
+  maxBytes: number,
+  attempts: number
+): Effect.Effect<string, BodyFailed | TooLarge> => {
   const tooLarge = new TooLarge({ status: response.status, limit: maxBytes, attempts })
-  const broken = (e: HttpClientError.ResponseError) => new BodyFailed({ status: response.status, detail: describeCause(e.cause), attempts })
+  const broken = (e: HttpClientError.ResponseError) =>
+    new BodyFailed({ status: response.status, detail: describeCause(e.cause), attempts })
   const declared = Number(response.headers["content-length"] ?? Number.NaN)
   // undici enforces a declared length (a longer body is an error), so the bound can be checked before reading
   if (Number.isSafeInteger(declared) && declared >= 0) {
     // failing inside the stream (at its first chunk) is what aborts the request and frees the connection
-    if (declared > maxBytes) return Stream.runForEach(Stream.mapError(response.stream, broken), () => Effect.fail(tooLarge)).pipe(Effect.zipRight(Effect.fail(tooLarge)))
+    if (declared > maxBytes)
+      return Stream.runForEach(Stream.mapError(response.stream, broken), () => Effect.fail(tooLarge)).pipe(
+        Effect.zipRight(Effect.fail(tooLarge))
+      )
     return Effect.mapError(response.text, broken)
   }
   return Effect.suspend(() => {
@@ -143,19 +162,28 @@ const readBounded = (response: HttpClientResponse.HttpClientResponse, maxBytes: 
   })
 }
 
-const attemptOnce = (client: HttpClient.HttpClient, request: HttpClientRequest.HttpClientRequest, post: JsonPost, attempts: number) =>
+const attemptOnce = (
+  client: HttpClient.HttpClient,
+  request: HttpClientRequest.HttpClientRequest,
+  post: JsonPost,
+  attempts: number
+) =>
   Effect.gen(function* () {
-    const response = yield* client.execute(request).pipe(
-      Effect.mapError((e) =>
-        e._tag === "RequestError" && e.reason === "InvalidUrl"
-          ? new InvalidUrl({ detail: describeCause(e.cause) })
-          : new ConnectFailed({ detail: describeCause(e.cause), attempts })
+    const response = yield* client
+      .execute(request)
+      .pipe(
+        Effect.mapError((e) =>
+          e._tag === "RequestError" && e.reason === "InvalidUrl"
+            ? new InvalidUrl({ detail: describeCause(e.cause) })
+            : new ConnectFailed({ detail: describeCause(e.cause), attempts })
+        )
       )
-    )
     const raw = yield* readBounded(response, post.maxBytes, attempts)
     const wait = yield* retryAfterMs(response.headers["retry-after"])
     return { status: response.status, raw, retryAfterMs: wait } satisfies Read
-  }).pipe(Effect.timeoutFail({ duration: Duration.millis(post.timeoutMs), onTimeout: () => new TimedOut({ attempts }) }))
+  }).pipe(
+    Effect.timeoutFail({ duration: Duration.millis(post.timeoutMs), onTimeout: () => new TimedOut({ attempts }) })
+  )
 
 const backoff = (post: JsonPost, retry: number, serverWaitMs: number | undefined) =>
   Effect.gen(function* () {
@@ -177,7 +205,9 @@ export const postJson = (client: HttpClient.HttpClient): ((post: JsonPost) => Ef
   return (post) =>
     Effect.gen(function* () {
       const request = HttpClientRequest.post(post.url).pipe(
-        HttpClientRequest.setHeaders(Redacted.value(post.apiKey) === "" ? {} : { authorization: `Bearer ${Redacted.value(post.apiKey)}` }),
+        HttpClientRequest.setHeaders(
+          Redacted.value(post.apiKey) === "" ? {} : { authorization: `Bearer ${Redacted.value(post.apiKey)}` }
+        ),
         HttpClientRequest.bodyText(JSON.stringify(post.body), "application/json")
       )
       for (let attempts = 1; ; attempts++) {
@@ -185,7 +215,8 @@ export const postJson = (client: HttpClient.HttpClient): ((post: JsonPost) => Ef
         const outcome = yield* Effect.either(attemptOnce(plain, request, post, attempts))
         if (outcome._tag === "Right") {
           const read = outcome.right
-          if (last || !isRetryableStatus(read.status)) return { status: read.status, raw: read.raw, json: parseJson(read.raw), attempts }
+          if (last || !isRetryableStatus(read.status))
+            return { status: read.status, raw: read.raw, json: parseJson(read.raw), attempts }
           yield* Effect.sleep(Duration.millis(yield* backoff(post, attempts, read.retryAfterMs)))
           continue
         }

@@ -16,8 +16,7 @@ export const SERVER_VERSION = "0.1.0"
 
 /** The services the tool and the resources run on: what the live layer (or a test layer) provides. */
 export type MemoryServices =
-  | Effect.Effect.Context<ReturnType<typeof dispatchMemoryTool>>
-  | Effect.Effect.Context<ReturnType<typeof loadFacts>>
+  Effect.Effect.Context<ReturnType<typeof dispatchMemoryTool>> | Effect.Effect.Context<ReturnType<typeof loadFacts>>
 
 export const factsUri = (target: Target) => `memory://facts/${target}`
 
@@ -28,10 +27,19 @@ const bounded = `At most ${FIELD_LIMIT} UTF-8 bytes on a write.`
  * enums: the tool itself answers an unknown action or target with its own one-line error.
  */
 export const memoryToolShape = {
-  action: z.string().describe(`One of: ${ACTIONS.join(", ")}. The atom actions need extended memory, which this build does not include.`),
+  action: z
+    .string()
+    .describe(
+      `One of: ${ACTIONS.join(", ")}. The atom actions need extended memory, which this build does not include.`
+    ),
   target: z.string().optional().describe("user or env (add, replace, remove, stats, consolidate); episodes for view"),
   content: z.string().optional().describe(`The new entry, for add and replace: one self-contained fact. ${bounded}`),
-  old_text: z.string().optional().describe(`Selects the entry to replace or remove: the whole entry or a substring matching exactly one. ${bounded}`),
+  old_text: z
+    .string()
+    .optional()
+    .describe(
+      `Selects the entry to replace or remove: the whole entry or a substring matching exactly one. ${bounded}`
+    ),
   query: z.string().optional().describe("search: what to look for in past episodes; view: the episode's session id"),
   atom_id: z.string().optional().describe(`Extended memory only: an atom's id. ${bounded}`),
   pending_id: z.string().optional().describe(`Extended memory only: a pending review's id. ${bounded}`),
@@ -61,14 +69,18 @@ export const makeMemoryServer = (runtime: Runtime.Runtime<MemoryServices>): McpS
   const run = Runtime.runPromiseExit(runtime)
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: "Long-term memory: call the memory tool (action read first); the fact files are also readable as resources." }
+    {
+      instructions:
+        "Long-term memory: call the memory tool (action read first); the fact files are also readable as resources."
+    }
   )
 
   mcp.registerTool(
     "memory",
     { title: "Memory", description: MEMORY_TOOL_SUMMARY, inputSchema: memoryToolShape },
     async (args): Promise<CallToolResult> => {
-      // zod has checked the shape; the tool's own schema gives the exact argument type (and the same messages as `tmem tool`).
+      // zod has checked the shape; the tool's own schema gives the exact argument type (and the same messages as `tmem
+      // tool`).
       const decoded = decodeArgs(args)
       if (Either.isLeft(decoded)) {
         const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]

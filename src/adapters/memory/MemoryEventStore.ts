@@ -18,14 +18,25 @@ export const make = Effect.sync(() => {
   const streams = new Map<string, StoredStream>()
 
   const checkStream = (stream: string) =>
-    isValidStreamName(stream) ? Effect.void : Effect.fail(new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" }))
+    isValidStreamName(stream)
+      ? Effect.void
+      : Effect.fail(
+          new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" })
+        )
 
   const versionOf = (stored: StoredStream | undefined) => stored?.batches[stored.batches.length - 1]?.version ?? 0
 
   const stateOf = <S, E>(stored: StoredStream | undefined, codec: StreamCodec<S, E>): S => {
     if (stored === undefined) return codec.initialState
     if (stored.folded?.codec !== codec)
-      stored.folded = { codec, state: foldStream(codec, codec.initialState, stored.batches.flatMap((b) => b.events as ReadonlyArray<E>)) }
+      stored.folded = {
+        codec,
+        state: foldStream(
+          codec,
+          codec.initialState,
+          stored.batches.flatMap((b) => b.events as ReadonlyArray<E>)
+        )
+      }
     return stored.folded.state as S
   }
 
@@ -41,19 +52,24 @@ export const make = Effect.sync(() => {
     read: <S, E>(stream: string, _codec: StreamCodec<S, E>, fromVersion = 0) =>
       Effect.zipRight(
         checkStream(stream),
-        Effect.sync(() => (streams.get(stream)?.batches ?? []).filter((b) => b.version > fromVersion) as ReadonlyArray<Batch<E>>)
+        Effect.sync(
+          () => (streams.get(stream)?.batches ?? []).filter((b) => b.version > fromVersion) as ReadonlyArray<Batch<E>>
+        )
       ),
     append: (stream, codec, expectedVersion, events, at) =>
       Effect.gen(function* () {
         yield* checkStream(stream)
         const { encode, decode } = batchCodec(codec)
         const decoded = yield* Either.flatMap(encode(events), decode).pipe(
-          Either.mapLeft((e) => new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${e.message}` }))
+          Either.mapLeft(
+            (e) => new StoreError({ stream, text: `memory: cannot encode events for ${stream}: ${e.message}` })
+          )
         )
         // Check and write with no yield in between: the disk store's lock, in one synchronous step.
         const stored = streams.get(stream)
         const actual = versionOf(stored)
-        if (actual !== expectedVersion) return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual }))
+        if (actual !== expectedVersion)
+          return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual }))
         const before = stateOf(stored, codec)
         if (decoded.length === 0) return { state: before, batch: { version: actual, at, events: [] } }
         const batch = { version: actual + decoded.length, at, events: decoded }

@@ -31,7 +31,10 @@ export const callback = (handler: (event: LifecycleEvent) => void) => Layer.succ
 
 /** Delivers to several sinks in registration order. */
 export const fanOut = (...sinks: ReadonlyArray<Notifier["Type"]>) =>
-  Layer.succeed(Notifier, Notifier.of({ notify: (events) => Effect.forEach(sinks, (s) => s.notify(events), { discard: true }) }))
+  Layer.succeed(
+    Notifier,
+    Notifier.of({ notify: (events) => Effect.forEach(sinks, (s) => s.notify(events), { discard: true }) })
+  )
 
 /** Drops every event (the quiet default). */
 export const silent = Layer.succeed(Notifier, Notifier.of({ notify: () => Effect.void }))

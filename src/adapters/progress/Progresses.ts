@@ -35,7 +35,9 @@ export const makeTerminal = (stream: ProgressStream, timing: SpinnerTiming = DEF
   const draw = Effect.sync(() => {
     const text = printable(labels.join(" · "))
     const room = Math.max(10, (stream.columns || 80) - 3)
-    stream.write(`\r${FRAMES[frame++ % FRAMES.length]} ${text.length > room ? `${text.slice(0, room - 1)}…` : text}\u001b[K`)
+    stream.write(
+      `\r${FRAMES[frame++ % FRAMES.length]} ${text.length > room ? `${text.slice(0, room - 1)}…` : text}\u001b[K`
+    )
     drawn = true
   })
   const erase = Effect.sync(() => {
@@ -58,8 +60,16 @@ export const makeTerminal = (stream: ProgressStream, timing: SpinnerTiming = DEF
       spinner = undefined
       return Effect.zipRight(Fiber.interrupt(running), erase)
     })
-  return Progress.of({ during: (label, effect) => Effect.acquireUseRelease(begin(label), () => effect, () => end(label)) })
+  return Progress.of({
+    during: (label, effect) =>
+      Effect.acquireUseRelease(
+        begin(label),
+        () => effect,
+        () => end(label)
+      )
+  })
 }
 
 /** The spinner on `stream` when it is a terminal, else silent. */
-export const terminal = (stream: ProgressStream, timing?: SpinnerTiming) => Layer.sync(Progress, () => makeTerminal(stream, timing))
+export const terminal = (stream: ProgressStream, timing?: SpinnerTiming) =>
+  Layer.sync(Progress, () => makeTerminal(stream, timing))

@@ -1,8 +1,15 @@
 import { Effect, Layer } from "effect"
-import { embedRows, fitTokenStreams, rowIndices, rpDims, rpFingerprint, type RpModel, tokenStream } from "../../domain/embedding/index.js"
+import {
+  embedRows,
+  fitTokenStreams,
+  rowIndices,
+  rpDims,
+  rpFingerprint,
+  type RpModel,
+  tokenStream
+} from "../../domain/embedding/index.js"
 import { Embedder } from "../../ports/Embedder.js"
 import { bounded, CACHE_LIMIT, sameTexts } from "./caches.js"
-
 
 /** A compact exact key for a row sequence: one UTF-16 code unit per row while rows fit, else decimal. */
 const sequenceKey = (indices: Int32Array): string => {
@@ -32,7 +39,9 @@ export const make = (dims = 256) => {
   // the same entries again: the same corpus is the same fit, so nothing needs computing. A corpus that only grew at
   // the end keeps every earlier token's row (the vocabulary is in first-seen order), so the vectors of the texts of
   // the earlier corpus carry over; any other text's (a query's tokens may have joined the vocabulary) do not.
-  let last: { readonly corpus: ReadonlyArray<string>; readonly model: RpModel; readonly byText: Map<string, Float32Array> } | undefined
+  let last:
+    | { readonly corpus: ReadonlyArray<string>; readonly model: RpModel; readonly byText: Map<string, Float32Array> }
+    | undefined
   const fitOf = (corpus: ReadonlyArray<string>) => {
     if (last !== undefined && sameTexts(last.corpus, corpus)) return last
     const byText = new Map<string, Float32Array>()
@@ -68,4 +77,8 @@ export const make = (dims = 256) => {
   })
 }
 
-export const layer = (dims = 256) => Layer.effect(Embedder, Effect.sync(() => make(dims)))
+export const layer = (dims = 256) =>
+  Layer.effect(
+    Embedder,
+    Effect.sync(() => make(dims))
+  )

@@ -1,5 +1,13 @@
 import { Effect, Layer } from "effect"
-import { countTerms, embedWeighted, fitWeighted, type TermCounts, weightedFingerprint, weightedSimilarities, weightedTerms } from "../../domain/embedding/weighted.js"
+import {
+  countTerms,
+  embedWeighted,
+  fitWeighted,
+  type TermCounts,
+  weightedFingerprint,
+  weightedSimilarities,
+  weightedTerms
+} from "../../domain/embedding/weighted.js"
 import { rpDims } from "../../domain/embedding/randomProjections.js"
 import { Embedder } from "../../ports/Embedder.js"
 import { bounded, CACHE_LIMIT, sameTexts } from "./caches.js"
@@ -58,4 +66,8 @@ export const make = (dims = 256) => {
   })
 }
 
-export const layer = (dims = 256) => Layer.effect(Embedder, Effect.sync(() => make(dims)))
+export const layer = (dims = 256) =>
+  Layer.effect(
+    Embedder,
+    Effect.sync(() => make(dims))
+  )

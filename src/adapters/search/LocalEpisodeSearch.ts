@@ -25,7 +25,10 @@ export const make = Effect.gen(function* () {
     })
   })
   return EpisodeSearch.of({
-    indexed: Effect.zipRight(ready, Effect.sync(() => index.stamps())),
+    indexed: Effect.zipRight(
+      ready,
+      Effect.sync(() => index.stamps())
+    ),
     update: (put, remove) =>
       Effect.zipRight(
         ready,
@@ -38,8 +41,16 @@ export const make = Effect.gen(function* () {
           })
         )
       ),
-    search: (query, limit) => Effect.zipRight(ready, Effect.sync(() => index.search(query, limit))),
-    termWeights: (query) => Effect.zipRight(ready, Effect.sync(() => index.termWeights(query)))
+    search: (query, limit) =>
+      Effect.zipRight(
+        ready,
+        Effect.sync(() => index.search(query, limit))
+      ),
+    termWeights: (query) =>
+      Effect.zipRight(
+        ready,
+        Effect.sync(() => index.termWeights(query))
+      )
   })
 })
 

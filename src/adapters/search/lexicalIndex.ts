@@ -172,7 +172,8 @@ export const makeLexicalIndex = () => {
     }
     // the best `limit` by insertion into a short sorted list: sorting every touched document cost more than
     // scoring them at 10,000 episodes
-    const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && slotIds[a]! < slotIds[b]!)
+    const before = (a: number, b: number) =>
+      scores[a]! > scores[b]! || (scores[a] === scores[b] && slotIds[a]! < slotIds[b]!)
     const best: Array<number> = []
     for (const slot of touched) {
       if (best.length === limit && !before(slot, best[limit - 1]!)) continue
@@ -226,20 +227,39 @@ export const makeLexicalIndex = () => {
       return false
     }
     const p = parsed as { v?: unknown; terms?: unknown; docs?: unknown }
-    if (p.v !== 1 || !Array.isArray(p.terms) || !Array.isArray(p.docs) || !p.terms.every((t) => typeof t === "string")) return false
+    if (p.v !== 1 || !Array.isArray(p.terms) || !Array.isArray(p.docs) || !p.terms.every((t) => typeof t === "string"))
+      return false
     const terms = p.terms as Array<string>
     const rows: Array<[string, string, number, Array<number>, Array<number>]> = []
     for (const r of p.docs as Array<unknown>) {
       if (!Array.isArray(r) || r.length !== 5) return false
       const [id, stamp, length, ids, tfs] = r as [unknown, unknown, unknown, unknown, unknown]
-      if (typeof id !== "string" || typeof stamp !== "string" || typeof length !== "number" || !Array.isArray(ids) || !Array.isArray(tfs) || ids.length !== tfs.length) return false
-      if (!ids.every((i) => Number.isInteger(i) && i >= 0 && i < terms.length) || !tfs.every((f) => Number.isInteger(f) && f > 0 && f <= MAX_TF)) return false
+      if (
+        typeof id !== "string" ||
+        typeof stamp !== "string" ||
+        typeof length !== "number" ||
+        !Array.isArray(ids) ||
+        !Array.isArray(tfs) ||
+        ids.length !== tfs.length
+      )
+        return false
+      if (
+        !ids.every((i) => Number.isInteger(i) && i >= 0 && i < terms.length) ||
+        !tfs.every((f) => Number.isInteger(f) && f > 0 && f <= MAX_TF)
+      )
+        return false
       rows.push([id, stamp, length, ids as Array<number>, tfs as Array<number>])
     }
     clear()
     for (const [id, stamp, length, ids, tfs] of rows) {
       if (docs.has(id)) continue
-      place(id, stamp, length, Int32Array.from(ids, (i) => idOf(terms[i]!)), Uint16Array.from(tfs))
+      place(
+        id,
+        stamp,
+        length,
+        Int32Array.from(ids, (i) => idOf(terms[i]!)),
+        Uint16Array.from(tfs)
+      )
     }
     return true
   }

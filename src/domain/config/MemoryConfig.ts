@@ -183,7 +183,12 @@ const positive = (v: number | undefined, d: number) => (v !== undefined && v > 0
 
 /** `$VAR` and `${VAR}` expansion (unset → empty), then trim, as odek does for base_url and api_key. */
 export const expandEnv = (s: string, env: Readonly<Record<string, string | undefined>>): string =>
-  s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? "").trim()
+  s
+    .replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+      (_, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? ""
+    )
+    .trim()
 
 const resolveEmbedding = (
   section: typeof EmbeddingSection.Type | undefined,
@@ -194,7 +199,8 @@ const resolveEmbedding = (
   const model = (section.model ?? "").trim()
   // An http config without an address or a model falls back to the local embedder, so recall keeps working.
   // `rp` asks for odek's own space by name; anything else local is the weighted default (docs/adr/0006)
-  const provider = section.provider === "http" && baseUrl !== "" && model !== "" ? "http" : section.provider === "rp" ? "rp" : "local"
+  const provider =
+    section.provider === "http" && baseUrl !== "" && model !== "" ? "http" : section.provider === "rp" ? "rp" : "local"
   return {
     provider,
     baseUrl,
@@ -231,15 +237,16 @@ export const resolveLlm = (
 /** Why an LLM config cannot be used (one line naming the key), or undefined when it can. */
 export const llmProblem = (llm: LlmConfig): string | undefined => {
   if (llm.provider === "none") return undefined
-  if (llm.baseUrl === "") return "llm.base_url is required for provider \"openai\" (e.g. http://localhost:11434/v1)"
+  if (llm.baseUrl === "") return 'llm.base_url is required for provider "openai" (e.g. http://localhost:11434/v1)'
   let url: URL
   try {
     url = new URL(llm.baseUrl)
   } catch {
     return `llm.base_url ${JSON.stringify(llm.baseUrl)} is not a URL (e.g. http://localhost:11434/v1)`
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `llm.base_url must start with http:// or https:// (got ${url.protocol})`
-  if (llm.model === "") return "llm.model is required when llm.base_url is set (e.g. \"llama3.1\" for Ollama)"
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `llm.base_url must start with http:// or https:// (got ${url.protocol})`
+  if (llm.model === "") return 'llm.model is required when llm.base_url is set (e.g. "llama3.1" for Ollama)'
   return undefined
 }
 
@@ -275,10 +282,14 @@ export const resolveConfig = (
     maxEpisodes: positive(m.max_episodes, d.maxEpisodes),
     episodeTtlDays: positive(m.episode_ttl_days, d.episodeTtlDays),
     autoApproveEpisodes: m.auto_approve_episodes ?? d.autoApproveEpisodes,
-    // a floor of 0 is meaningful (any shared word recalls), so only a negative or absent one takes the default; 1 is the most
+    // a floor of 0 is meaningful (any shared word recalls), so only a negative or absent one takes the default; 1 is
+    // the most
     recallFloor: m.recall_floor === undefined || m.recall_floor < 0 ? d.recallFloor : Math.min(m.recall_floor, 1),
     // below 512 bytes not even one episode line with its preview fits
-    recallBlockBytes: m.recall_block_bytes === undefined || m.recall_block_bytes <= 0 ? d.recallBlockBytes : Math.max(512, m.recall_block_bytes),
+    recallBlockBytes:
+      m.recall_block_bytes === undefined || m.recall_block_bytes <= 0
+        ? d.recallBlockBytes
+        : Math.max(512, m.recall_block_bytes),
     // memory.embedding, else the shared top-level block, else the local embedder.
     embedding: resolveEmbedding(m.embedding ?? file.embedding, env),
     llm: resolveLlm(file.llm, env)
@@ -288,7 +299,8 @@ export const resolveConfig = (
 const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
   const key = issue.path.map(String).join(".")
   // Secrets stay out of config files: the key is read from the variable the config names.
-  if (key === "llm.api_key") return "config: llm.api_key is not supported: put the key in an environment variable and name it in llm.api_key_env"
+  if (key === "llm.api_key")
+    return "config: llm.api_key is not supported: put the key in an environment variable and name it in llm.api_key_env"
   const what = issue._tag === "Unexpected" ? "is not a known key" : issue.message
   return `config: ${key === "" ? "(top level)" : key} ${what.replace(/\s+/g, " ")}`
 }
@@ -297,7 +309,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** `null` means "not set", as in odek's Go loader; a section that is not an object is named as the problem. */
 const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
-  const invalid = (what: string) => Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
+  const invalid = (what: string) =>
+    Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
   if (!isObject(json)) return invalid("the file")
   const out: Record<string, unknown> = { ...json }
   for (const key of ["memory", "embedding", "llm"] as const) {
@@ -311,7 +324,10 @@ const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
     for (const [k, v] of Object.entries(section)) {
       if (v === null) continue
       if (k === "embedding" && !isObject(v)) return invalid(`${key}.embedding`)
-      cleaned[k] = k === "embedding" ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null)) : v
+      cleaned[k] =
+        k === "embedding"
+          ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null))
+          : v
     }
     out[key] = cleaned
   }
@@ -323,17 +339,23 @@ export const decodeConfig = (
   json: unknown,
   env: Readonly<Record<string, string | undefined>> = {}
 ): Either.Either<MemoryConfig, ConfigInvalid> =>
-  Either.flatMap(withoutNulls(json), (clean) => Schema.decodeUnknownEither(ConfigFile, { onExcessProperty: "error", errors: "first" })(clean)).pipe(
+  Either.flatMap(withoutNulls(json), (clean) =>
+    Schema.decodeUnknownEither(ConfigFile, { onExcessProperty: "error", errors: "first" })(clean)
+  ).pipe(
     Either.mapLeft((error) => {
       if (error instanceof ConfigInvalid) return error
       const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
       const first = issues[0]
-      return new ConfigInvalid({ text: first === undefined ? "config: invalid" : `${describe(first)}; fix it in the config file` })
+      return new ConfigInvalid({
+        text: first === undefined ? "config: invalid" : `${describe(first)}; fix it in the config file`
+      })
     }),
     Either.map((file) => resolveConfig(file, env)),
     Either.flatMap((config) => {
       const problem = llmProblem(config.llm)
-      return problem === undefined ? Either.right(config) : Either.left(new ConfigInvalid({ text: `config: ${problem}; fix it in the config file` }))
+      return problem === undefined
+        ? Either.right(config)
+        : Either.left(new ConfigInvalid({ text: `config: ${problem}; fix it in the config file` }))
     })
   )
 

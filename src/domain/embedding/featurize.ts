@@ -20,7 +20,10 @@ const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{Nd}]+/u
 
 /** Lower-cased runs of letters and numbers joined by single spaces: `"uses Postgres."` → `uses postgres`. */
 export const normalize = (text: string): string =>
-  lowerSimple(text).split(NOT_LETTER_OR_NUMBER).filter((w) => w !== "").join(" ")
+  lowerSimple(text)
+    .split(NOT_LETTER_OR_NUMBER)
+    .filter((w) => w !== "")
+    .join(" ")
 
 /** The words of a normalized text followed by every adjacent pair `a_b`; texts of fewer than 2 words unchanged. */
 export const bigrams = (normalized: string): string => {
@@ -34,13 +37,14 @@ export const bigrams = (normalized: string): string => {
 /** odek's featurizer, applied to corpus texts and queries alike so both live in one feature space. */
 export const featurize = (text: string): string => bigrams(normalize(text))
 
-
 /**
  * go-vector's tokenizer: lower-case, split on anything that is neither a letter (L*) nor a decimal digit (Nd), drop
  * tokens under 2 UTF-8 bytes. So `_` splits bigrams back into words and single ASCII characters never count.
  */
 export const tokenize = (text: string): Array<string> =>
-  lowerSimple(text).split(NOT_LETTER_OR_DIGIT).filter((t) => utf8Bytes(t) >= 2)
+  lowerSimple(text)
+    .split(NOT_LETTER_OR_DIGIT)
+    .filter((t) => utf8Bytes(t) >= 2)
 
 const LETTERS_AND_DIGITS_ONLY = /^[\p{L}\p{Nd}]+$/u
 
@@ -57,7 +61,9 @@ const wordTokens = (word: string): ReadonlyArray<string> =>
  * Both stages are still applied literally per word (a word may split further on N-but-not-Nd characters).
  */
 export const tokenStream = (text: string): Array<string> => {
-  const words = lowerSimple(text).split(NOT_LETTER_OR_NUMBER).filter((w) => w !== "")
+  const words = lowerSimple(text)
+    .split(NOT_LETTER_OR_NUMBER)
+    .filter((w) => w !== "")
   const per = words.map(wordTokens)
   const out: Array<string> = []
   for (const ts of per) out.push(...ts)

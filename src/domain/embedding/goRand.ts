@@ -1,7 +1,8 @@
 /**
  * Go's legacy seeded `math/rand` source (`rand.NewSource(seed)`), bit-compatible so that the `rp/<D>` embedding space
  * is the one Go odek writes (spec embedding.md §5.5). The 63-bit state lives in two Int32Arrays (high 31 bits, low 32
- * bits) instead of BigInt: fitting a vocabulary draws D values per token and BigInt arithmetic is far too slow for that.
+ * bits) instead of BigInt: fitting a vocabulary draws D values per token and BigInt arithmetic is far too slow for
+ * that.
  */
 import { RNG_LEN, rngCookedHi, rngCookedLo } from "./rngCooked.js"
 

@@ -138,7 +138,8 @@ export const rpModelFromTokens = (tokens: ReadonlyArray<string>, dims: number): 
  */
 export const embedRp = (model: RpModel, text: string): Float32Array => embedTokens(model, tokenStream(text))
 
-const embedTokens = (model: RpModel, stream: ReadonlyArray<string>): Float32Array => embedRows(model, rowIndices(model, stream))
+const embedTokens = (model: RpModel, stream: ReadonlyArray<string>): Float32Array =>
+  embedRows(model, rowIndices(model, stream))
 
 /**
  * The rows a token stream adds, in order (out-of-vocabulary tokens dropped). A text's vector is a function of this
@@ -175,7 +176,11 @@ export const embedRows = (model: RpModel, indices: Int32Array): Float32Array => 
  * `fitRandomProjections` + `embedRp`, bit for bit, at about half the cost when the texts include the corpus (merge
  * probes, dedup).
  */
-export const embedWithCorpus = (corpus: ReadonlyArray<string>, texts: ReadonlyArray<string>, dims: number): Array<Float32Array> => {
+export const embedWithCorpus = (
+  corpus: ReadonlyArray<string>,
+  texts: ReadonlyArray<string>,
+  dims: number
+): Array<Float32Array> => {
   const cache = new Map<string, ReadonlyArray<string>>()
   const streamOf = (t: string) => {
     let s = cache.get(t)

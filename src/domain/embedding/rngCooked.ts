@@ -174,7 +174,9 @@ export const rngCookedLo = new Int32Array(RNG_LEN)
 
 {
   // BigInt only here, once at module load, to split the decimal constants into 32-bit halves.
-  const values = GO_SOURCE.split(/[\s,]+/).filter((s) => s !== "").map((s) => BigInt(s))
+  const values = GO_SOURCE.split(/[\s,]+/)
+    .filter((s) => s !== "")
+    .map((s) => BigInt(s))
   if (values.length !== RNG_LEN) throw new Error(`rngCooked: expected ${RNG_LEN} values, got ${values.length}`)
   values.forEach((v, i) => {
     rngCookedHi[i] = Number((v >> 32n) & 0x7fffffffn)

@@ -111,7 +111,8 @@ export const searchVectorIndex = (index: VectorIndex, query: Vector, k: number):
   let qn = 0
   for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!
   qn = Math.sqrt(qn)
-  if (!(qn > 0) || !Number.isFinite(qn)) return index.size === 0 ? [] : Array.from({ length: n }, (_, i) => ({ index: i, score: 0 }))
+  if (!(qn > 0) || !Number.isFinite(qn))
+    return index.size === 0 ? [] : Array.from({ length: n }, (_, i) => ({ index: i, score: 0 }))
   const q = Float64Array.from(query, (x) => x / qn)
   const { dims, rows, size } = index
   // a sorted window of the best n so far: k is small (29 for recall), so insertion beats a heap
@@ -134,7 +135,8 @@ export const searchVectorIndex = (index: VectorIndex, query: Vector, k: number):
     bestIndex[j] = r
   }
   const out: Array<Match> = []
-  for (let j = 0; j < n; j++) if (bestIndex[j]! >= 0) out.push({ index: bestIndex[j]!, score: Math.fround(Math.max(-1, Math.min(1, bestScore[j]!))) })
+  for (let j = 0; j < n; j++)
+    if (bestIndex[j]! >= 0)
+      out.push({ index: bestIndex[j]!, score: Math.fround(Math.max(-1, Math.min(1, bestScore[j]!))) })
   return out
 }
-

@@ -1,7 +1,8 @@
 /**
  * The default local embedding (DESIGN §7 "Retrieval", docs/adr/0006): the search terms of a text (stop words of
  * several languages left out, inflections folded) weighted by how rare each is in the corpus the model is fitted
- * on (a smoothed IDF, ln(1 + N/df), with a sub-linear term frequency), projected onto the same sparse random rows as the
+ * on (a smoothed IDF, ln(1 + N/df), with a sub-linear term frequency), projected onto the same sparse random rows as
+ * the
  * Go-compatible space. Common words and speaker names no longer outweigh the one rare word a text is about. The
  * space differs from odek's `rp/<D>`, which stays available for odek's persisted vectors.
  */
@@ -28,7 +29,10 @@ export const fitWeighted = (corpusTerms: ReadonlyArray<ReadonlyArray<string>>, d
   return { rp, weights: Float32Array.from(df, (f) => Math.log(1 + n / Math.max(f, 1))) }
 }
 
-/** The unit (or zero) vector of a text's terms; terms outside the fitted vocabulary cannot match anything and are left out. */
+/**
+ * The unit (or zero) vector of a text's terms; terms outside the fitted vocabulary cannot match anything and are left
+ * out.
+ */
 export const embedWeighted = (model: WeightedModel, terms: ReadonlyArray<string>): Float32Array => {
   const counts = new Map<number, number>()
   for (const t of terms) {

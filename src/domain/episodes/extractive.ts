@@ -41,7 +41,10 @@ const BLANK_RUN = new RegExp(`[${BLANK}]{2,}|[^\\S ]|[\\u0000-\\u001f\\u007f-\\u
  * and whitespace runs as one space, trimmed. Extracted sentences are substrings of this.
  */
 export const flattenContent = (content: string): string =>
-  content.replace(/\p{Surrogate}/gu, "\uFFFD").replace(BLANK_RUN, " ").trim()
+  content
+    .replace(/\p{Surrogate}/gu, "\uFFFD")
+    .replace(BLANK_RUN, " ")
+    .trim()
 
 // A transcript's speaker tag, `[Caroline] …`: a name of letters, marks, spaces, dots, apostrophes or hyphens.
 const TAG = /^\[(\p{L}[\p{L}\p{M} .'\u2019-]{0,39})\] ?/u
@@ -100,7 +103,8 @@ const sentencesOf = (text: string, from: number): Array<[number, string]> => {
 
 // --- what makes a sentence informative -----------------------------------------------------------------------------
 
-// Function words of English, French, German, Spanish, Italian, Portuguese and Dutch: they say nothing about the session.
+// Function words of English, French, German, Spanish, Italian, Portuguese and Dutch: they say nothing about the
+// session.
 const STOP = new Set(
   (
     "a an the and or but if then so of to in on at by for with from as is are was were be been being am do does did done have has had " +
@@ -204,9 +208,11 @@ class Terms {
   }
 }
 
-// --- opening and closing ----------------------------------------------------------------------------------------------
+// --- opening and closing
+// ----------------------------------------------------------------------------------------------
 
-const MONTHS = "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+const MONTHS =
+  "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 const DATE = new RegExp(
   [
     "\\b\\d{4}-\\d{2}-\\d{2}\\b",
@@ -220,7 +226,8 @@ const DATE = new RegExp(
 const DATE_MESSAGES = 3
 const HEADER_BYTES = 80
 // What a date line may say besides its date: a label, a time of day, a weekday.
-const DATE_LINE_WORD = /^(?:\d+|session|conversation|chat|meeting|date|time|day|on|at|am|pm|the|of|this|it|was|took|place|held|started|recorded|utc|gmt|z)$/
+const DATE_LINE_WORD =
+  /^(?:\d+|session|conversation|chat|meeting|date|time|day|on|at|am|pm|the|of|this|it|was|took|place|held|started|recorded|utc|gmt|z)$/
 
 /** The date a short line states when it says nothing else (a label, a time, a weekday aside); else undefined. */
 const dateLine = (text: string): string | undefined => {
@@ -297,7 +304,8 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
   }
   // no names without tags: the `User:`/`Agent:` labels say who spoke, and the preview's bytes go to content
   const who = listOf(speakers.slice(0, MAX_NAMES))
-  const opening = who === "" ? (date === undefined ? "" : `${date}.`) : `${who}${date === undefined ? "" : ` on ${date}`}.`
+  const opening =
+    who === "" ? (date === undefined ? "" : `${date}.`) : `${who}${date === undefined ? "" : ` on ${date}`}.`
   const closing = tools.length === 0 ? "" : `Tools: ${tools.join(", ")}.`
   const table = new Terms()
   const framingTerms = new Set(table.read(opening).terms)
@@ -363,7 +371,11 @@ const selectParts = (messages: ReadonlyArray<ChatMessage>, reserve: number): Ext
     if (cost <= room) take(c, cost)
   }
   chosen.sort((a, b) => a.message - b.message || a.start - b.start)
-  return { opening, sentences: chosen.map(({ message, start, text, speaker }) => ({ message, start, text, speaker })), closing }
+  return {
+    opening,
+    sentences: chosen.map(({ message, start, text, speaker }) => ({ message, start, text, speaker })),
+    closing
+  }
 }
 
 /** The summary text of the parts: the opening, each run of one speaker's sentences after `Speaker: `, the closing. */
@@ -383,4 +395,5 @@ export const renderExtractive = (parts: ExtractiveParts): string => {
  * well-formed, and always accepted by looksLikeEpisode. Its first bytes — the index preview — are the session's
  * participants, date and first salient sentence; that no model wrote it is recorded in the episode's `source`.
  */
-export const extractiveSummary = (messages: ReadonlyArray<ChatMessage>): string => renderExtractive(extractiveParts(messages))
+export const extractiveSummary = (messages: ReadonlyArray<ChatMessage>): string =>
+  renderExtractive(extractiveParts(messages))

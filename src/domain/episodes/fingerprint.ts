@@ -20,7 +20,9 @@ const SEPARATOR = new Uint8Array([0])
  * `<count>:<16 lower-case hex>`: 64-bit FNV-1a over, per entry in ascending session-ID byte order, the ID's UTF-8,
  * 0x00, the trimmed summary's UTF-8, 0x00. The caller passes exactly the entries it embedded.
  */
-export const corpusFingerprint = (entries: ReadonlyArray<{ readonly sessionId: string; readonly summary: string }>): string => {
+export const corpusFingerprint = (
+  entries: ReadonlyArray<{ readonly sessionId: string; readonly summary: string }>
+): string => {
   const encoded = entries
     .map((e) => ({ id: encoder.encode(e.sessionId), summary: encoder.encode(trimSpace(e.summary)) }))
     // IDs are unique in a real index; the summary tie-break only keeps the result independent of input order

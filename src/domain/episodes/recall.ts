@@ -9,7 +9,9 @@ import { trimSpace, truncateBytes, utf8Bytes } from "../text/utf8.js"
 export const RECALL_OVERFETCH = 8
 /** Episodes shown per turn (§7.4). */
 export const RECALL_KEEP = 3
-/** Raw index hits asked for, `3k + 5` with k = RECALL_OVERFETCH: room for hits the trust and index filters drop (§7.4). */
+/**
+ * Raw index hits asked for, `3k + 5` with k = RECALL_OVERFETCH: room for hits the trust and index filters drop (§7.4).
+ */
 export const RECALL_RAW_HITS = 3 * RECALL_OVERFETCH + 5
 
 /** One episode as recall and search show it: its preview, and the sentences of its text that match the query. */
@@ -22,8 +24,10 @@ export interface EpisodeHit {
 }
 
 /** What recall searches for (§7.1): the latest user message, then each plan step not yet `done`, one per line. */
-export const recallQuery = (latestUserMessage: string, planSteps: ReadonlyArray<{ readonly title: string; readonly status: string }>): string =>
-  [latestUserMessage, ...planSteps.filter((s) => s.status !== "done").map((s) => s.title)].join("\n")
+export const recallQuery = (
+  latestUserMessage: string,
+  planSteps: ReadonlyArray<{ readonly title: string; readonly status: string }>
+): string => [latestUserMessage, ...planSteps.filter((s) => s.status !== "done").map((s) => s.title)].join("\n")
 
 const HEADER = "\n═══ RELEVANT PAST SESSIONS ═══\nSummaries of past sessions related to the current task:\n"
 const FOOTER = `${"─".repeat(33)}\nUse this context to recall past decisions, fixes, and discussions.\n`
@@ -33,7 +37,8 @@ const PASSAGE_PREFIX = "  › "
 export const blockOverhead = (episodes: ReadonlyArray<Pick<EpisodeHit, "sessionId" | "turns" | "preview">>): number =>
   utf8Bytes(HEADER) + utf8Bytes(FOOTER) + episodes.reduce((n, e) => n + utf8Bytes(episodeLine(e)), 0)
 
-const episodeLine = (e: Pick<EpisodeHit, "sessionId" | "turns" | "preview">) => `• [${e.sessionId}] (${e.turns} turns): ${e.preview}\n`
+const episodeLine = (e: Pick<EpisodeHit, "sessionId" | "turns" | "preview">) =>
+  `• [${e.sessionId}] (${e.turns} turns): ${e.preview}\n`
 
 /** Bytes each passage line adds besides its text. */
 export const PASSAGE_LINE_OVERHEAD = utf8Bytes(PASSAGE_PREFIX) + 1
@@ -44,7 +49,9 @@ export const PASSAGE_LINE_OVERHEAD = utf8Bytes(PASSAGE_PREFIX) + 1
  */
 export const formatEpisodeContext = (episodes: ReadonlyArray<EpisodeHit>): string => {
   if (episodes.length === 0) return ""
-  const lines = episodes.slice(0, RECALL_KEEP).map((e) => episodeLine(e) + (e.passages ?? []).map((p) => `${PASSAGE_PREFIX}${p}\n`).join(""))
+  const lines = episodes
+    .slice(0, RECALL_KEEP)
+    .map((e) => episodeLine(e) + (e.passages ?? []).map((p) => `${PASSAGE_PREFIX}${p}\n`).join(""))
   return HEADER + lines.join("") + FOOTER
 }
 
@@ -95,4 +102,5 @@ export const parseRanking = (reply: string, count: number): Ranking => {
 export const searchToolMessage = (results: ReadonlyArray<EpisodeHit>): string =>
   results.length === 0
     ? "no matching episodes found"
-    : `Found ${results.length} matching episode(s):\n\n` + results.map((r) => `• ${r.sessionId} (${r.turns} turns)\n  ${r.preview}\n\n`).join("")
+    : `Found ${results.length} matching episode(s):\n\n` +
+      results.map((r) => `• ${r.sessionId} (${r.turns} turns)\n  ${r.preview}\n\n`).join("")

@@ -4,8 +4,10 @@
  */
 
 /** Shown in errors about a rejected session ID. */
-export const SESSION_ID_HINT = "a session ID must be non-empty, not \".\" or \"..\", and contain no \"/\", \"\\\", \"..\" or NUL"
+export const SESSION_ID_HINT = 'a session ID must be non-empty, not "." or "..", and contain no "/", "\\", ".." or NUL'
 
-/** True when the ID is safe to use as a file stem. The real shape (`YYYYMMDD-<32 hex>`) is deliberately not required. */
+/**
+ * True when the ID is safe to use as a file stem. The real shape (`YYYYMMDD-<32 hex>`) is deliberately not required.
+ */
 export const validSessionId = (id: string): boolean =>
   id !== "" && id !== "." && !id.includes("..") && !id.includes("/") && !id.includes("\\") && !id.includes("\0")

@@ -60,7 +60,10 @@ export const EpisodesEvicted = Schema.TaggedStruct("EpisodesEvicted", {
 export const EpisodePromoted = Schema.TaggedStruct("EpisodePromoted", { sessionId: Schema.String, at: Instant })
 export const EpisodeDiscarded = Schema.TaggedStruct("EpisodeDiscarded", { sessionId: Schema.String, at: Instant })
 /** An odek episode directory adopted as the stream's first state. */
-export const EpisodesImported = Schema.TaggedStruct("EpisodesImported", { episodes: Schema.Array(Episode), at: Instant })
+export const EpisodesImported = Schema.TaggedStruct("EpisodesImported", {
+  episodes: Schema.Array(Episode),
+  at: Instant
+})
 /**
  * A session ended and its session-end work (extraction) is owed. Recorded before the model is asked, so work cut
  * short (Ctrl-C, a closing memory, a crash) is found again and finished; the session's episode (stored or dropped)
@@ -68,7 +71,11 @@ export const EpisodesImported = Schema.TaggedStruct("EpisodesImported", { episod
  */
 export const ExtractionPending = Schema.TaggedStruct("ExtractionPending", { sessionId: Schema.String, at: Instant })
 /** Session-end work finished without an episode (declined, skipped); `outcome` says why, for the audit trail. */
-export const ExtractionSettled = Schema.TaggedStruct("ExtractionSettled", { sessionId: Schema.String, outcome: Schema.String, at: Instant })
+export const ExtractionSettled = Schema.TaggedStruct("ExtractionSettled", {
+  sessionId: Schema.String,
+  outcome: Schema.String,
+  at: Instant
+})
 
 export const EpisodeEvent = Schema.Union(
   EpisodeStored,
@@ -161,14 +168,19 @@ const evictions = (episodes: ReadonlyArray<Episode>, policy: EpisodePolicy, at: 
     }
   }
   if (policy.maxEpisodes > 0 && live.length > policy.maxEpisodes) {
-    const over = newestFirst(live).slice(policy.maxEpisodes).map((e) => e.sessionId)
+    const over = newestFirst(live)
+      .slice(policy.maxEpisodes)
+      .map((e) => e.sessionId)
     out.push({ sessionIds: over, reason: "cap" })
   }
   return out
 }
 
-const evictionEvents = (episodes: ReadonlyArray<Episode>, policy: EpisodePolicy, at: string): ReadonlyArray<EpisodeEvent> =>
-  evictions(episodes, policy, at).map((e) => EpisodesEvicted.make({ ...e, at }))
+const evictionEvents = (
+  episodes: ReadonlyArray<Episode>,
+  policy: EpisodePolicy,
+  at: string
+): ReadonlyArray<EpisodeEvent> => evictions(episodes, policy, at).map((e) => EpisodesEvicted.make({ ...e, at }))
 
 const find = (state: EpisodeStoreState, id: string) => state.episodes.find((e) => e.sessionId === id)
 
@@ -179,11 +191,15 @@ export const decideEpisode =
     if (!policy.enabled) return fail("memory: disabled")
     switch (command._tag) {
       case "StoreEpisode": {
-        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId))
+          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
         // A summary the guard refused is never auto-approved: only a person's promote makes it recallable (§3.5.4).
         const guarded = command.provenance.sources?.includes(GUARD_SOURCE) === true
         const provenance: EpisodeProvenance =
-          command.provenance.untrusted === true && policy.autoApprove && !guarded && command.provenance.user_approved !== true
+          command.provenance.untrusted === true &&
+          policy.autoApprove &&
+          !guarded &&
+          command.provenance.user_approved !== true
             ? { ...command.provenance, auto_approved: true }
             : command.provenance
         const episode: Episode = {
@@ -203,45 +219,77 @@ export const decideEpisode =
             ? others.find((e) => e.sessionId === match.sessionId)
             : undefined
         // Close wording is not the same session: summaries whose names, numbers, paths or words differ are both kept.
-        const matched = candidate !== undefined && summariesDiffer(candidate.summary, episode.summary) === undefined ? candidate : undefined
+        const matched =
+          candidate !== undefined && summariesDiffer(candidate.summary, episode.summary) === undefined
+            ? candidate
+            : undefined
         if (matched !== undefined && trustRank(provenance) < trustRank(matched.provenance))
           // An unapproved untrusted near-copy never displaces what a person can rely on.
-          return Either.right([EpisodeDropped.make({ episode, duplicateOf: matched.sessionId, similarity: match!.similarity, at: command.at })])
+          return Either.right([
+            EpisodeDropped.make({
+              episode,
+              duplicateOf: matched.sessionId,
+              similarity: match!.similarity,
+              at: command.at
+            })
+          ])
         const deduped =
-          matched === undefined ? [] : [EpisodeDeduped.make({ removed: matched.sessionId, by: command.sessionId, similarity: match!.similarity, at: command.at })]
+          matched === undefined
+            ? []
+            : [
+                EpisodeDeduped.make({
+                  removed: matched.sessionId,
+                  by: command.sessionId,
+                  similarity: match!.similarity,
+                  at: command.at
+                })
+              ]
         const stored = EpisodeStored.make({ episode, ...(replaced ? { replaced: true } : {}), at: command.at })
         const after = [...others.filter((e) => e.sessionId !== matched?.sessionId), episode]
         return Either.right([...deduped, stored, ...evictionEvents(after, policy, command.at)])
       }
       case "PromoteEpisode": {
-        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId))
+          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
         const e = find(state, command.sessionId)
         if (e === undefined) return fail(`memory: episode ${JSON.stringify(command.sessionId)} not found`)
-        if (e.provenance.user_approved === true) return fail(`memory: episode ${JSON.stringify(command.sessionId)} is already approved`)
+        if (e.provenance.user_approved === true)
+          return fail(`memory: episode ${JSON.stringify(command.sessionId)} is already approved`)
         return Either.right([EpisodePromoted.make({ sessionId: command.sessionId, at: command.at })])
       }
       case "DiscardEpisode": {
-        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId))
+          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
         const e = find(state, command.sessionId)
         if (e === undefined) return fail(`memory: episode ${JSON.stringify(command.sessionId)} not found`)
         if (!isPendingReview(e.provenance))
-          return fail(`memory: episode ${JSON.stringify(command.sessionId)} is not pending review; only pending episodes can be discarded`)
+          return fail(
+            `memory: episode ${JSON.stringify(command.sessionId)} is not pending review; only pending episodes can be discarded`
+          )
         return Either.right([EpisodeDiscarded.make({ sessionId: command.sessionId, at: command.at })])
       }
       case "PruneEpisodes":
         return Either.right(evictionEvents(state.episodes, policy, command.at))
       case "MarkExtractionPending":
-        if (!validSessionId(command.sessionId)) return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
-        return Either.right(isPending(state, command.sessionId) ? [] : [ExtractionPending.make({ sessionId: command.sessionId, at: command.at })])
+        if (!validSessionId(command.sessionId))
+          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        return Either.right(
+          isPending(state, command.sessionId)
+            ? []
+            : [ExtractionPending.make({ sessionId: command.sessionId, at: command.at })]
+        )
       case "SettleExtraction":
         return Either.right(
-          isPending(state, command.sessionId) ? [ExtractionSettled.make({ sessionId: command.sessionId, outcome: command.outcome, at: command.at })] : []
+          isPending(state, command.sessionId)
+            ? [ExtractionSettled.make({ sessionId: command.sessionId, outcome: command.outcome, at: command.at })]
+            : []
         )
     }
   }
 
 /** Whether the session's session-end work is still owed. */
-export const isPending = (state: EpisodeStoreState, sessionId: string): boolean => state.pending?.includes(sessionId) === true
+export const isPending = (state: EpisodeStoreState, sessionId: string): boolean =>
+  state.pending?.includes(sessionId) === true
 
 /**
  * The state after `events`, in one pass however long the history: stores fold whole journals with it. The maps are
@@ -292,7 +340,8 @@ export const foldEpisodes = (state: EpisodeStoreState, events: Iterable<EpisodeE
   return pending.size === 0 ? { episodes: [...byId.values()] } : { episodes: [...byId.values()], pending: [...pending] }
 }
 
-export const evolveEpisode = (state: EpisodeStoreState, event: EpisodeEvent): EpisodeStoreState => foldEpisodes(state, [event])
+export const evolveEpisode = (state: EpisodeStoreState, event: EpisodeEvent): EpisodeStoreState =>
+  foldEpisodes(state, [event])
 
 /** The ≤120-byte preview the index, recall and search show. */
 export const previewOf = (e: Episode): string => indexPreview(e.summary)

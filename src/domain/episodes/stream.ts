@@ -3,7 +3,17 @@ import type { StreamCodec } from "../kernel/Stream.js"
 import { EpisodeProvenance } from "../sessions/provenance.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
-import { type Episode, EpisodeEvent, EpisodeStored, type EpisodeStoreState, EpisodesImported, evolveEpisode, foldEpisodes, initialEpisodeStore, newestFirst } from "./store.js"
+import {
+  type Episode,
+  EpisodeEvent,
+  EpisodeStored,
+  type EpisodeStoreState,
+  EpisodesImported,
+  evolveEpisode,
+  foldEpisodes,
+  initialEpisodeStore,
+  newestFirst
+} from "./store.js"
 
 /** The taint source of an episode re-adopted from index.json after the journal lost the batch that stored it. */
 export const RECOVERED_SOURCE = "recovered_from_index"
@@ -110,7 +120,18 @@ export const episodeCodec: StreamCodec<EpisodeStoreState, EpisodeEvent> = {
       const known = new Set(state.episodes.map((e) => e.sessionId))
       return parseOdekIndex(read)
         .filter((e) => !known.has(e.sessionId))
-        .map((e) => EpisodeStored.make({ episode: { ...e, provenance: { untrusted: true, sources: [...new Set([...(e.provenance.sources ?? []), RECOVERED_SOURCE])] } }, at }))
+        .map((e) =>
+          EpisodeStored.make({
+            episode: {
+              ...e,
+              provenance: {
+                untrusted: true,
+                sources: [...new Set([...(e.provenance.sources ?? []), RECOVERED_SOURCE])]
+              }
+            },
+            at
+          })
+        )
     }
   }
 }

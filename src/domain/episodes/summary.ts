@@ -54,10 +54,15 @@ export const capSummary = (text: string): string => {
   return `${cutAtLastSpace(room, HALF_SUMMARY) ?? room}${ELLIPSIS}`
 }
 
-/** The ≤120-byte preview kept in index.json and shown by recall and search (§4.4): first ≤117 bytes + `...` when longer. */
+/**
+ * The ≤120-byte preview kept in index.json and shown by recall and search (§4.4): first ≤117 bytes + `...` when
+ * longer.
+ */
 export const indexPreview = (text: string): string => {
   const s = wellFormed(text)
-  return utf8Bytes(s) <= PREVIEW_CAP_BYTES ? s : `${truncateBytes(s, PREVIEW_CAP_BYTES - PREVIEW_DOTS.length)}${PREVIEW_DOTS}`
+  return utf8Bytes(s) <= PREVIEW_CAP_BYTES
+    ? s
+    : `${truncateBytes(s, PREVIEW_CAP_BYTES - PREVIEW_DOTS.length)}${PREVIEW_DOTS}`
 }
 
 /** The model's "nothing worth remembering" answer (§3.5.2): `NONE`/`none.` alone, or a reply opening with the word `NONE`. */
@@ -68,15 +73,52 @@ export const isDecline = (reply: string): boolean => {
 
 /** Openings of a refusal (§3.5.3). */
 export const DECLINE_OPENINGS: ReadonlyArray<string> = [
-  "I can't", "I cannot", "I can not", "I'm sorry", "I am sorry", "Sorry", "I'm unable", "I am unable", "Unfortunately",
-  "As an AI", "I won't", "I will not", "There is nothing", "Nothing to", "No summary"
+  "I can't",
+  "I cannot",
+  "I can not",
+  "I'm sorry",
+  "I am sorry",
+  "Sorry",
+  "I'm unable",
+  "I am unable",
+  "Unfortunately",
+  "As an AI",
+  "I won't",
+  "I will not",
+  "There is nothing",
+  "Nothing to",
+  "No summary"
 ]
 
 /** Openings of a reply that is a turn in the conversation rather than a record of it (§3.5.3). */
 export const CONVERSATIONAL_OPENINGS: ReadonlyArray<string> = [
-  "Picking this back up", "Picking up", "Let me", "Let's", "Sure", "Okay", "OK,", "Got it", "Certainly", "Of course",
-  "Absolutely", "Here's", "Here is", "Happy to", "Glad to", "Thanks", "Thank you", "Welcome back", "Hi", "Hello", "Hey",
-  "Great", "I'll", "Would you", "Do you", "Should I", "Shall we"
+  "Picking this back up",
+  "Picking up",
+  "Let me",
+  "Let's",
+  "Sure",
+  "Okay",
+  "OK,",
+  "Got it",
+  "Certainly",
+  "Of course",
+  "Absolutely",
+  "Here's",
+  "Here is",
+  "Happy to",
+  "Glad to",
+  "Thanks",
+  "Thank you",
+  "Welcome back",
+  "Hi",
+  "Hello",
+  "Hey",
+  "Great",
+  "I'll",
+  "Would you",
+  "Do you",
+  "Should I",
+  "Shall we"
 ]
 
 const OPENING_BYTES = 200
@@ -93,7 +135,8 @@ const openingOf = (t: string): string => {
   const window = truncateBytes(t, OPENING_BYTES)
   for (let i = 0; i < window.length; i++) {
     const ch = window[i]
-    if ((ch === "." || ch === "!" || ch === "?") && (i + 1 === t.length || isSpace(t[i + 1]))) return window.slice(0, i + 1)
+    if ((ch === "." || ch === "!" || ch === "?") && (i + 1 === t.length || isSpace(t[i + 1])))
+      return window.slice(0, i + 1)
   }
   return window
 }

@@ -68,7 +68,8 @@ const elide = (bytes: Uint8Array): string => {
   let start = total
   for (let d = 1; d <= 16; d++) {
     const budget = TRANSCRIPT_CAP_BYTES - head - utf8Bytes(elisionMarker(10 ** (d - 1)))
-    // with lines capped near 4 KiB the line-start step below always moves past this; the ceil keeps the cut valid regardless
+    // with lines capped near 4 KiB the line-start step below always moves past this; the ceil keeps the cut valid
+    // regardless
     start = runeCeil(bytes, total - budget)
     if (digits(start - head) <= d) break
   }
@@ -85,7 +86,10 @@ const elide = (bytes: Uint8Array): string => {
  * kept message, each ending in `\n` (as v1.15 wrote them). Each message is capped first, then the whole transcript.
  */
 export const buildExtractionTranscript = (messages: ReadonlyArray<ChatMessage>): string => {
-  const text = messages.flatMap(lineOf).map((line) => `${line}\n`).join("")
+  const text = messages
+    .flatMap(lineOf)
+    .map((line) => `${line}\n`)
+    .join("")
   if (utf8Bytes(text) <= TRANSCRIPT_CAP_BYTES) return text
   return elide(encoder.encode(text))
 }

@@ -37,7 +37,13 @@ export const decodeVectors = (bytes: Uint8Array): PersistedVectors | undefined =
     return undefined
   }
   const h = header as { dims?: unknown; ids?: unknown }
-  if (typeof h.dims !== "number" || !Number.isInteger(h.dims) || h.dims < 0 || !Array.isArray(h.ids) || !h.ids.every((x) => typeof x === "string"))
+  if (
+    typeof h.dims !== "number" ||
+    !Number.isInteger(h.dims) ||
+    h.dims < 0 ||
+    !Array.isArray(h.ids) ||
+    !h.ids.every((x) => typeof x === "string")
+  )
     return undefined
   const ids = h.ids as ReadonlyArray<string>
   const count = ids.length * h.dims

@@ -6,7 +6,11 @@ import { runeCount, utf8Bytes } from "../text/utf8.js"
 import type { Conversation, DatasetSession, Question } from "./dataset.js"
 
 /** Lower-cased, every run of characters other than letters and digits as one space, trimmed. */
-export const normalise = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+export const normalise = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()
 
 /** Answers shorter than this are too likely to match by chance (`no`, `5`); longer ones are sentences, never verbatim. */
 export const SHORT_ANSWER_MIN = 3
@@ -28,14 +32,18 @@ export const appearsIn = (answer: string, text: string): boolean => {
 }
 
 /** A session's whole text as the protocol reads it: its date, then every turn with its speaker's name. */
-export const sessionText = (s: DatasetSession): string => [s.date, ...s.turns.map((t) => `${t.speaker}: ${t.text}`)].join("\n")
+export const sessionText = (s: DatasetSession): string =>
+  [s.date, ...s.turns.map((t) => `${t.speaker}: ${t.text}`)].join("\n")
 
 /** Whether the question's answer stands verbatim in one of its evidence sessions (so recall could show it). */
 export const isAnswerable = (q: Question, c: Conversation): boolean =>
   c.sessions.some((s) => q.sessions.includes(s.n) && appearsIn(q.answer, sessionText(s)))
 
 /** 1-based position of the first evidence session among the recalled ones; undefined when none was recalled. */
-export const firstEvidenceRank = (recalled: ReadonlyArray<number | undefined>, evidence: ReadonlyArray<number>): number | undefined => {
+export const firstEvidenceRank = (
+  recalled: ReadonlyArray<number | undefined>,
+  evidence: ReadonlyArray<number>
+): number | undefined => {
   const i = recalled.findIndex((n) => n !== undefined && evidence.includes(n))
   return i < 0 ? undefined : i + 1
 }
@@ -112,7 +120,10 @@ export const ratesOf = (results: ReadonlyArray<QuestionResult>): Rates => {
     hit5: hits(5),
     empty: rate(results.filter((r) => r.empty).length, n),
     answerInBlock: { questions: short.length, rate: rate(short.filter((r) => r.answerInBlock).length, short.length) },
-    answerableInBlock: { questions: answerable.length, rate: rate(answerable.filter((r) => r.answerInBlock).length, answerable.length) }
+    answerableInBlock: {
+      questions: answerable.length,
+      rate: rate(answerable.filter((r) => r.answerInBlock).length, answerable.length)
+    }
   }
 }
 
@@ -140,7 +151,10 @@ export const summariseRecall = (results: ReadonlyArray<QuestionResult>): RecallS
   const bytes = results.map((r) => r.blockBytes)
   return {
     all: ratesOf(related),
-    categories: categories.map((category) => ({ category, ...ratesOf(related.filter((r) => r.category === category)) })),
+    categories: categories.map((category) => ({
+      category,
+      ...ratesOf(related.filter((r) => r.category === category))
+    })),
     unrelated: { queries: unrelated.length, empty: rate(unrelated.filter((r) => r.empty).length, unrelated.length) },
     latencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99) },
     blockBytes: { p50: percentile(bytes, 50), max: bytes.length === 0 ? Number.NaN : Math.max(...bytes) }

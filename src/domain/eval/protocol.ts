@@ -25,7 +25,10 @@ export interface EvalMessage {
 export const sessionMessages = (c: Conversation, s: DatasetSession): ReadonlyArray<EvalMessage> => {
   const messages: ReadonlyArray<ChatMessage> = [
     { role: "user", content: `[Date] ${s.date}` },
-    ...s.turns.map((t): ChatMessage => ({ role: t.speaker === c.speakers[0] ? "user" : "assistant", content: `[${t.speaker}] ${t.text}` }))
+    ...s.turns.map((t): ChatMessage => ({
+      role: t.speaker === c.speakers[0] ? "user" : "assistant",
+      content: `[${t.speaker}] ${t.text}`
+    }))
   ]
   // the agent's reply is the last assistant message before the next user message
   return messages.map((message, i) => ({

@@ -117,14 +117,28 @@ export const episodeLifecycle = (stream: string, batch: Batch<EpisodeEvent>): Re
           count: e.episode.turns,
           untrusted: e.episode.provenance.untrusted === true
         }
-        return isPendingReview(e.episode.provenance) ? [stored, { ...base, type: "episode_pending_review", sessionId: e.episode.sessionId }] : [stored]
+        return isPendingReview(e.episode.provenance)
+          ? [stored, { ...base, type: "episode_pending_review", sessionId: e.episode.sessionId }]
+          : [stored]
       },
-      EpisodeDeduped: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_deduped", sessionId: e.removed, similarity: e.similarity }],
-      EpisodeDropped: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_deduped", sessionId: e.episode.sessionId, similarity: e.similarity }],
-      EpisodesEvicted: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_evicted", sessions: e.sessionIds, count: e.sessionIds.length }],
-      EpisodePromoted: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_promoted", sessionId: e.sessionId }],
-      EpisodeDiscarded: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episode_discarded", sessionId: e.sessionId }],
-      EpisodesImported: (e): ReadonlyArray<LifecycleEvent> => [{ ...base, type: "episodes_imported", count: 0, newCount: e.episodes.length }],
+      EpisodeDeduped: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episode_deduped", sessionId: e.removed, similarity: e.similarity }
+      ],
+      EpisodeDropped: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episode_deduped", sessionId: e.episode.sessionId, similarity: e.similarity }
+      ],
+      EpisodesEvicted: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episode_evicted", sessions: e.sessionIds, count: e.sessionIds.length }
+      ],
+      EpisodePromoted: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episode_promoted", sessionId: e.sessionId }
+      ],
+      EpisodeDiscarded: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episode_discarded", sessionId: e.sessionId }
+      ],
+      EpisodesImported: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episodes_imported", count: 0, newCount: e.episodes.length }
+      ],
       // bookkeeping of owed session-end work: the episode it leads to is the event people see
       ExtractionPending: (): ReadonlyArray<LifecycleEvent> => [],
       ExtractionSettled: (): ReadonlyArray<LifecycleEvent> => []

@@ -18,7 +18,9 @@ export const displayQuote = (s: string): string =>
       if (ch === "\n") return "\\n"
       if (ch === "\r") return "\\r"
       if (ch === "\t") return "\\t"
-      return cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0) || cp === 0x2028 || cp === 0x2029 ? `\\u{${cp.toString(16)}}` : ch
+      return cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0) || cp === 0x2028 || cp === 0x2029
+        ? `\\u{${cp.toString(16)}}`
+        : ch
     })
     .join("")}"`
 
@@ -35,8 +37,19 @@ export const displayEntry = (entry: string): string => {
 
 export type ApprovalSubject =
   | { readonly action: "add"; readonly target: string; readonly content: string }
-  | { readonly action: "replace"; readonly target: string; readonly oldText: string; readonly content: string; readonly entry?: string | undefined }
-  | { readonly action: "remove"; readonly target: string; readonly oldText: string; readonly entry?: string | undefined }
+  | {
+      readonly action: "replace"
+      readonly target: string
+      readonly oldText: string
+      readonly content: string
+      readonly entry?: string | undefined
+    }
+  | {
+      readonly action: "remove"
+      readonly target: string
+      readonly oldText: string
+      readonly entry?: string | undefined
+    }
   | { readonly action: "consolidate"; readonly target: string }
 
 /** The resource string of spec facts §4.3; `entry` is the entry old_text selected, when it was resolved. */

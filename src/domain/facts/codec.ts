@@ -59,7 +59,8 @@ export const characterProblem = (text: string): string | undefined => {
  */
 export const entryProblem = (text: string): string | undefined => {
   const characters = characterProblem(text)
-  if (characters !== undefined) return `${characters}; ${LONE_SURROGATE.test(text) ? "re-encode" : "remove"} it and retry`
+  if (characters !== undefined)
+    return `${characters}; ${LONE_SURROGATE.test(text) ? "re-encode" : "remove"} it and retry`
   if (text.includes(SEPARATOR)) return `entry must not contain the entry separator ${goQuote(SEPARATOR)}`
   if (text.startsWith("§\n") || text.endsWith("\n§"))
     return `entry must not start with ${goQuote("§\n")} or end with ${goQuote("\n§")}: beside another entry it reads as a separator`
@@ -70,7 +71,9 @@ export const entryProblem = (text: string): string | undefined => {
 export const entryIndex = (entries: ReadonlyArray<string>): string =>
   entries.length === 0
     ? "Entries (oldest first): (file is empty)"
-    : ["Entries (oldest first):", ...entries.map((e, i) => `[${i + 1}] ${utf8Bytes(e)}c ${goQuote(preview(e))}`)].join("\n")
+    : ["Entries (oldest first):", ...entries.map((e, i) => `[${i + 1}] ${utf8Bytes(e)}c ${goQuote(preview(e))}`)].join(
+        "\n"
+      )
 
 export const EVICTION_GUIDANCE = "Free space by removing or replacing older entries (memory remove/replace), then retry"
 

@@ -37,7 +37,9 @@ export const parseConsolidation = (answer: string): Either.Either<ReadonlyArray<
     const only = fields.length === 1 ? stringArray(fields[0]) : undefined
     if (only !== undefined) return Either.right(only)
   }
-  return Either.left(new ConsolidationParseFailed({ detail: `expected a JSON array of strings, got ${JSON.stringify(cut(text))}` }))
+  return Either.left(
+    new ConsolidationParseFailed({ detail: `expected a JSON array of strings, got ${JSON.stringify(cut(text))}` })
+  )
 }
 
 /**

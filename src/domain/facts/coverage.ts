@@ -27,7 +27,9 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu
 
 /** A word's comparable form: plural "s" dropped (not "ss", "us", "is"), so "uses"/"use" and "tests"/"test" match. */
 const stem = (word: string): string =>
-  word.length > 3 && word.endsWith("s") && !/(?:ss|us|is)$/u.test(word) && /^\p{L}+$/u.test(word) ? word.slice(0, -1) : word
+  word.length > 3 && word.endsWith("s") && !/(?:ss|us|is)$/u.test(word) && /^\p{L}+$/u.test(word)
+    ? word.slice(0, -1)
+    : word
 
 /** The content words of a text, as the coverage rule compares them. */
 export const contentWords = (text: string): ReadonlySet<string> => {
@@ -43,7 +45,8 @@ const missingFrom = (needed: ReadonlySet<string>, have: ReadonlySet<string>): Re
   [...needed].filter((w) => !have.has(w))
 
 /** Whether `entry` holds every content word of `fact` (the fact is represented there). */
-export const covers = (entry: string, fact: string): boolean => missingFrom(contentWords(fact), contentWords(entry)).length === 0
+export const covers = (entry: string, fact: string): boolean =>
+  missingFrom(contentWords(fact), contentWords(entry)).length === 0
 
 export type CoverageProblem =
   | {
@@ -63,7 +66,10 @@ export type CoverageProblem =
     }
 
 /** The first way `after` fails to stand for `before`, or undefined when it passes both halves of the rule. */
-export const coverageProblem = (before: ReadonlyArray<string>, after: ReadonlyArray<string>): CoverageProblem | undefined => {
+export const coverageProblem = (
+  before: ReadonlyArray<string>,
+  after: ReadonlyArray<string>
+): CoverageProblem | undefined => {
   const outWords = after.map(contentWords)
   for (const [index, entry] of before.entries()) {
     const need = contentWords(entry)

@@ -103,13 +103,19 @@ export const selectEntry = (
 
 /** The entry a replace or remove acts on; with an approval, only if it is still the entry the approver saw. */
 const selectForChange = (entries: ReadonlyArray<string>, oldText: string, expectedEntry: string | undefined) =>
-  Either.flatMap(selectEntry(entries, oldText), (index): Either.Either<{ index: number; previous: string }, NoMatch | AmbiguousMatch | EntryChanged> => {
-    const previous = entries[index]!
-    return expectedEntry !== undefined && expectedEntry !== previous ? Either.left(new EntryChanged()) : Either.right({ index, previous })
-  })
+  Either.flatMap(
+    selectEntry(entries, oldText),
+    (index): Either.Either<{ index: number; previous: string }, NoMatch | AmbiguousMatch | EntryChanged> => {
+      const previous = entries[index]!
+      return expectedEntry !== undefined && expectedEntry !== previous
+        ? Either.left(new EntryChanged())
+        : Either.right({ index, previous })
+    }
+  )
 
 // An add decides twice on one text (before and after the merge probe): the scan, the costlier part, runs once.
-let lastValidated: { readonly text: string; readonly result: Either.Either<string, InvalidContent | ContentRejected> } | undefined
+let lastValidated:
+  { readonly text: string; readonly result: Either.Either<string, InvalidContent | ContentRejected> } | undefined
 const validate = (text: string): Either.Either<string, InvalidContent | ContentRejected> => {
   if (lastValidated?.text === text) return lastValidated.result
   const result = validateNow(text)
@@ -122,7 +128,9 @@ const validateNow = (text: string): Either.Either<string, InvalidContent | Conte
   if (problem !== undefined) return Either.left(new InvalidContent({ reason: problem }))
   const finding = scanForWrite(text)
   if (finding !== undefined)
-    return Either.left(new ContentRejected({ code: finding.code, label: finding.label, text: rejectionMessage(finding) }))
+    return Either.left(
+      new ContentRejected({ code: finding.code, label: finding.label, text: rejectionMessage(finding) })
+    )
   return Either.right(text)
 }
 
@@ -134,7 +142,9 @@ const validateNow = (text: string): Either.Either<string, InvalidContent | Conte
 export const handEditProblem = (entries: ReadonlyArray<string>, cap: number): string | undefined => {
   for (const [i, entry] of entries.entries()) {
     const finding = scanForWrite(entry)
-    const problem = characterProblem(entry) ?? (finding === undefined ? undefined : rejectionMessage(finding).replace(/^memory: /, ""))
+    const problem =
+      characterProblem(entry) ??
+      (finding === undefined ? undefined : rejectionMessage(finding).replace(/^memory: /, ""))
     if (problem !== undefined) return `entry [${i + 1}]: ${problem}`
   }
   const used = usedBytes(canonicalEntries(entries))
@@ -177,8 +187,17 @@ const mergeCapError = (target: Target, cap: number, entries: ReadonlyArray<strin
     ].join("\n")
   })
 
-/** The refusal of a whole-file change (rewrite, revert) whose entries do not fit, worded for that change; else undefined. */
-const wholeFileOverCap = (target: Target, cap: number, state: FactFileState, entries: ReadonlyArray<string>, say: (total: number) => string) => {
+/**
+ * The refusal of a whole-file change (rewrite, revert) whose entries do not fit, worded for that change; else
+ * undefined.
+ */
+const wholeFileOverCap = (
+  target: Target,
+  cap: number,
+  state: FactFileState,
+  entries: ReadonlyArray<string>,
+  say: (total: number) => string
+) => {
   const total = usedBytes(entries)
   return total > cap ? new CapExceeded({ target, cap, used: usedBytes(state.entries), text: say(total) }) : undefined
 }
@@ -208,7 +227,10 @@ export const mergeCandidate = (
   similarities: ReadonlyArray<number>,
   policy: FactPolicy
 ): MergeProbe | undefined => {
-  const scored = entries.map((_, index) => ({ index, similarity: Number.isNaN(similarities[index] ?? 0) ? 0 : (similarities[index] ?? 0) }))
+  const scored = entries.map((_, index) => ({
+    index,
+    similarity: Number.isNaN(similarities[index] ?? 0) ? 0 : (similarities[index] ?? 0)
+  }))
   // most similar first, the earlier entry on ties (as bestMatch): the first the gate allows is the one
   const ranked = [...scored].sort((a, b) => b.similarity - a.similarity || a.index - b.index)
   const change = changeFrom(incoming)
@@ -266,7 +288,10 @@ const fieldTooLong = (command: FactCommand): FieldTooLong | undefined => {
     command._tag === "AddFact"
       ? [["content", command.content]]
       : command._tag === "ReplaceFact"
-        ? [["old_text", command.oldText], ["content", command.content]]
+        ? [
+            ["old_text", command.oldText],
+            ["content", command.content]
+          ]
         : command._tag === "RemoveFact"
           ? [["old_text", command.oldText]]
           : []
@@ -277,9 +302,11 @@ const fieldTooLong = (command: FactCommand): FieldTooLong | undefined => {
   return undefined
 }
 
-const sameEntries = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((e, i) => e === b[i])
+const sameEntries = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
+  a.length === b.length && a.every((e, i) => e === b[i])
 
-const rejected = (reason: ConsolidationRejected["reason"], text: string) => Either.left(new ConsolidationRejected({ reason, text }))
+const rejected = (reason: ConsolidationRejected["reason"], text: string) =>
+  Either.left(new ConsolidationRejected({ reason, text }))
 
 /** DESIGN §5.4: the snapshot must still hold, every output entry must pass the write checks and the coverage rule. */
 const decideConsolidation = (
@@ -287,14 +314,19 @@ const decideConsolidation = (
   state: FactFileState,
   cap: number
 ): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
-  if (!sameEntries(state.entries, command.snapshot)) return Either.left(new ConsolidationConflict({ target: command.target }))
+  if (!sameEntries(state.entries, command.snapshot))
+    return Either.left(new ConsolidationConflict({ target: command.target }))
   const entries = command.entries
   if (entries.length === 0 || sameEntries(entries, state.entries)) return Either.right([])
   if (entries.length > state.entries.length)
-    return rejected("invented", `memory: consolidation returned ${entries.length} entries for ${state.entries.length}; keeping existing entries`)
+    return rejected(
+      "invented",
+      `memory: consolidation returned ${entries.length} entries for ${state.entries.length}; keeping existing entries`
+    )
   for (const entry of entries) {
     const valid = validate(entry)
-    if (Either.isLeft(valid)) return rejected("unsafe", `memory: consolidated entry rejected: ${valid.left.message}; keeping existing entries`)
+    if (Either.isLeft(valid))
+      return rejected("unsafe", `memory: consolidated entry rejected: ${valid.left.message}; keeping existing entries`)
   }
   const problem = coverageProblem(state.entries, entries)
   if (problem?.kind === "lost")
@@ -308,7 +340,11 @@ const decideConsolidation = (
       `memory: consolidated entry [${problem.index + 1}] adds words found in no original entry (${problem.words.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
     )
   const total = usedBytes(entries)
-  if (total > cap) return rejected("cap", `memory: consolidated entries (${total} chars) would exceed cap (${cap} chars); keeping existing entries`)
+  if (total > cap)
+    return rejected(
+      "cap",
+      `memory: consolidated entries (${total} chars) would exceed cap (${cap} chars); keeping existing entries`
+    )
   return Either.right([
     FactsConsolidated.make({
       target: command.target,
@@ -342,12 +378,23 @@ const decideRevert = (
 ): Either.Either<ReadonlyArray<FactEvent>, FactError> => {
   const entries = revertedEntries(state.entries, command.before, command.after)
   if (sameEntries(entries, state.entries)) return Either.right([])
-  const tooBig = wholeFileOverCap(command.target, cap, state, entries, (total) =>
-    `memory: reverting version ${command.version} would make ${command.target} ${total} chars, over its cap (${cap} chars); remove entries first, then revert again`
+  const tooBig = wholeFileOverCap(
+    command.target,
+    cap,
+    state,
+    entries,
+    (total) =>
+      `memory: reverting version ${command.version} would make ${command.target} ${total} chars, over its cap (${cap} chars); remove entries first, then revert again`
   )
   if (tooBig !== undefined) return Either.left(tooBig)
   return Either.right([
-    FactsReverted.make({ target: command.target, reverted: command.version, entries, previous: state.entries, at: command.at })
+    FactsReverted.make({
+      target: command.target,
+      reverted: command.version,
+      entries,
+      previous: state.entries,
+      at: command.at
+    })
   ])
 }
 
@@ -372,7 +419,12 @@ export const decideFact =
         const grown = usedBytes(state.entries) + (state.entries.length > 0 ? SEPARATOR_BYTES : 0) + utf8Bytes(content)
         if (grown > cap) return Either.left(addCapError(command.target, cap, state.entries, content))
         const keptApart = merged?.keptApart
-        return Either.right([FactAdded.make({ target: command.target, content, at: command.at, ...(keptApart === undefined ? {} : { keptApart }) }, CHECKED)])
+        return Either.right([
+          FactAdded.make(
+            { target: command.target, content, at: command.at, ...(keptApart === undefined ? {} : { keptApart }) },
+            CHECKED
+          )
+        ])
       }
       case "ReplaceFact": {
         const content = trimSpace(command.content)
@@ -387,7 +439,10 @@ export const decideFact =
         const total = usedAfterReplace(state.entries, index, content)
         if (total > cap) return Either.left(replaceCapError(command.target, cap, state.entries, total))
         return Either.right([
-          FactReplaced.make({ target: command.target, index, previous, content, selector: oldText, at: command.at }, CHECKED)
+          FactReplaced.make(
+            { target: command.target, index, previous, content, selector: oldText, at: command.at },
+            CHECKED
+          )
         ])
       }
       case "RemoveFact": {
@@ -401,16 +456,25 @@ export const decideFact =
         ])
       }
       case "RewriteFacts": {
-        const entries = parseEntries(command.text).map(trimSpace).filter((e) => e !== "")
+        const entries = parseEntries(command.text)
+          .map(trimSpace)
+          .filter((e) => e !== "")
         for (const [i, entry] of entries.entries()) {
           const valid = validate(entry)
           if (Either.isLeft(valid)) {
             const e = valid.left
-            return Either.left(new InvalidContent({ reason: `entry [${i + 1}]: ${e.message.replace(/^memory: /, "")}` }))
+            return Either.left(
+              new InvalidContent({ reason: `entry [${i + 1}]: ${e.message.replace(/^memory: /, "")}` })
+            )
           }
         }
-        const tooBig = wholeFileOverCap(command.target, cap, state, entries, (total) =>
-          `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
+        const tooBig = wholeFileOverCap(
+          command.target,
+          cap,
+          state,
+          entries,
+          (total) =>
+            `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
         )
         if (tooBig !== undefined) return Either.left(tooBig)
         if (entries.length === state.entries.length && entries.every((e, i) => e === state.entries[i]))

@@ -89,9 +89,12 @@ export class EntryChanged extends Schema.TaggedError<EntryChanged>()("EntryChang
 }
 
 /** The model's consolidation answer is not a JSON array of strings; the file is unchanged. */
-export class ConsolidationParseFailed extends Schema.TaggedError<ConsolidationParseFailed>()("ConsolidationParseFailed", {
-  detail: Schema.String
-}) {
+export class ConsolidationParseFailed extends Schema.TaggedError<ConsolidationParseFailed>()(
+  "ConsolidationParseFailed",
+  {
+    detail: Schema.String
+  }
+) {
   override get message() {
     return `memory: consolidate: failed to parse JSON response: ${this.detail}`
   }

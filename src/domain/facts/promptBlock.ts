@@ -47,7 +47,10 @@ export const renderMemoryBlock = (input: MemoryBlockInput): string => {
   let out = flagged ? INJECTION_BANNER : ""
   out += `\n═══ MEMORY [${fillPercent(used, total)}% — ${used}/${total} chars] ═══\n`
   out += `${PREAMBLE}\n`
-  for (const [target, text, bytes] of [["user", user, userBytes], ["env", env, envBytes]] as const) {
+  for (const [target, text, bytes] of [
+    ["user", user, userBytes],
+    ["env", env, envBytes]
+  ] as const) {
     const pct = fillPercent(bytes, input.caps[target])
     if (text !== "" && pct >= FULL_WARNING_PCT) out += `${fullWarning(target, pct)}\n`
   }

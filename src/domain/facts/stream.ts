@@ -2,7 +2,14 @@ import type { StreamCodec } from "../kernel/Stream.js"
 import { scanContent } from "../scan/index.js"
 import { parseEntries, renderEntries } from "./codec.js"
 import { DEFAULT_FACT_POLICY, evolveFact, handEditProblem, initialFactFile } from "./decider.js"
-import { FactEvent, FactsEditedExternally, FactsEditRejected, type FactFileState, FactsImported, type Target } from "./schema.js"
+import {
+  FactEvent,
+  FactsEditedExternally,
+  FactsEditRejected,
+  type FactFileState,
+  FactsImported,
+  type Target
+} from "./schema.js"
 
 /** Stream name of a fact file. */
 export const factStream = (target: Target): string => `facts/${target}`
@@ -45,7 +52,10 @@ const codecs = new Map<string, StreamCodec<FactFileState, FactEvent>>()
  * How stores keep a fact file: fold, event schema and the odek text projection. `cap` (the configured one) is the
  * limit a hand edit must respect; reading the journal does not depend on it. One codec per (target, cap).
  */
-export const factCodec = (target: Target, cap: number = DEFAULT_FACT_POLICY.caps[target]): StreamCodec<FactFileState, FactEvent> => {
+export const factCodec = (
+  target: Target,
+  cap: number = DEFAULT_FACT_POLICY.caps[target]
+): StreamCodec<FactFileState, FactEvent> => {
   const key = `${target}:${cap}`
   let codec = codecs.get(key)
   if (codec === undefined) {

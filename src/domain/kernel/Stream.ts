@@ -74,7 +74,13 @@ export interface Batch<E> {
 export const isValidStreamName = (stream: string): boolean =>
   /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)*$/.test(stream) && !stream.includes("..")
 
-const batchCodecs = new WeakMap<object, { readonly encode: (events: ReadonlyArray<unknown>) => Either.Either<unknown, ParseResult.ParseError>; readonly decode: (json: unknown) => Either.Either<ReadonlyArray<unknown>, ParseResult.ParseError> }>()
+const batchCodecs = new WeakMap<
+  object,
+  {
+    readonly encode: (events: ReadonlyArray<unknown>) => Either.Either<unknown, ParseResult.ParseError>
+    readonly decode: (json: unknown) => Either.Either<ReadonlyArray<unknown>, ParseResult.ParseError>
+  }
+>()
 
 /**
  * Encoder and decoder of a batch of a codec's events, built once per codec: schema construction is far more

@@ -18,6 +18,9 @@ export const judgementPrompt = (existing: string, incoming: string): LlmRequestT
 
 /** `merge` or `add` from the model's answer; anything else (prose, a refusal, empty) is no judgement. */
 export const parseJudgement = (answer: string): "merge" | "add" | undefined => {
-  const word = answer.trim().toLowerCase().match(/^[\p{L}]+/u)?.[0]
+  const word = answer
+    .trim()
+    .toLowerCase()
+    .match(/^[\p{L}]+/u)?.[0]
   return word === "merge" || word === "add" ? word : undefined
 }

@@ -16,8 +16,7 @@
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
 const LATIN_LETTER = /(?=\p{L})\p{Script=Latin}/u
-const LOOKALIKE_LETTER =
-  /(?=\p{L})[\p{Script=Cyrillic}ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹͿοικνρυχϲϳόίύϊϋ]/u
+const LOOKALIKE_LETTER = /(?=\p{L})[\p{Script=Cyrillic}ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹͿοικνρυχϲϳόίύϊϋ]/u
 
 /** True when some word mixes Latin letters with Cyrillic or look-alike Greek letters. */
 export const hasMixedConfusableWord = (text: string): boolean => {

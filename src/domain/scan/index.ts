@@ -29,10 +29,16 @@ function* findings(text: string): Generator<Finding> {
   for (const code of credentialCodes(text)) yield { family: "credential", code, label: CREDENTIAL_LABEL }
 }
 
-/** Every finding of the content scan (spec §7.1 steps 1-4, in that order; de-duplicated by code). Empty = clean. Does NOT include the §7.2 unsafe filter. */
+/**
+ * Every finding of the content scan (spec §7.1 steps 1-4, in that order; de-duplicated by code). Empty = clean. Does
+ * NOT include the §7.2 unsafe filter.
+ */
 export const scanContent = (text: string): ReadonlyArray<Finding> => [...findings(text)]
 
-/** The check every write path applies: first finding of scanContent, else the unsafe finding (family "unsafe", code "remote-fetch-piped-to-shell", label "remote fetch piped to shell"), else undefined. */
+/**
+ * The check every write path applies: first finding of scanContent, else the unsafe finding (family "unsafe", code
+ * "remote-fetch-piped-to-shell", label "remote fetch piped to shell"), else undefined.
+ */
 export const scanForWrite = (text: string): Finding | undefined => {
   const first = findings(text).next()
   if (!first.done) return first.value
@@ -41,4 +47,6 @@ export const scanForWrite = (text: string): Finding | undefined => {
 
 /** One-line error: `memory: content contains <label>` for content findings, `memory: fact looks unsafe (remote fetch piped to shell)` for the unsafe family. */
 export const rejectionMessage = (finding: Finding): string =>
-  finding.family === "unsafe" ? `memory: fact looks unsafe (${finding.label})` : `memory: content contains ${finding.label}`
+  finding.family === "unsafe"
+    ? `memory: fact looks unsafe (${finding.label})`
+    : `memory: content contains ${finding.label}`

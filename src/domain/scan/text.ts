@@ -37,7 +37,11 @@ const isOrthographicJoiner = (text: string, i: number): boolean => {
   if (c !== ZWNJ && c !== ZWJ) return false
   const before = codePointBefore(text, i)
   const after = text.codePointAt(i + 1)
-  if (c === ZWJ && (isChar(before, PICTOGRAPH) || isChar(before, EMOJI_MODIFIER_OR_VS16)) && isChar(after, PICTOGRAPH)) {
+  if (
+    c === ZWJ &&
+    (isChar(before, PICTOGRAPH) || isChar(before, EMOJI_MODIFIER_OR_VS16)) &&
+    isChar(after, PICTOGRAPH)
+  ) {
     return true
   }
   return isChar(before, JOINING_SCRIPT_LETTER) && isChar(after, JOINING_SCRIPT_LETTER)
@@ -57,22 +61,79 @@ const LINE_BREAK = /[\n\r\u2028\u2029]/u
 
 // A run that spans a line break keeps one "\n" so that line-anchored patterns (markdown headers) still see
 // line starts; every pattern spells inter-word space as `\s`, so this is otherwise the spec's single space.
-const collapse = (s: string): string =>
-  s.replace(WHITESPACE_RUN, (run) => (LINE_BREAK.test(run) ? "\n" : " ")).trim()
+const collapse = (s: string): string => s.replace(WHITESPACE_RUN, (run) => (LINE_BREAK.test(run) ? "\n" : " ")).trim()
 
 /** Spec `norm`: invisible characters removed, lower-cased, whitespace collapsed, trimmed. */
-export const normForm = (text: string): string => collapse(text.replace(INVISIBLE_ALL, "").normalize("NFC").toLowerCase())
+export const normForm = (text: string): string =>
+  collapse(text.replace(INVISIBLE_ALL, "").normalize("NFC").toLowerCase())
 
 // Lower-case Cyrillic, Greek, Armenian and Latin-extension letters that pass for ASCII letters. Upper-case
 // look-alikes are covered because `norm` is already lower-cased; fullwidth and mathematical letters are
 // covered by NFKD.
 const HOMOGLYPHS: Readonly<Record<string, string>> = {
-  а: "a", в: "b", г: "r", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", п: "n", р: "p", с: "c", т: "t",
-  у: "y", х: "x", ь: "b", і: "i", ї: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", һ: "h", ӏ: "l", ү: "y",
-  α: "a", β: "b", γ: "y", ε: "e", η: "n", ι: "i", κ: "k", μ: "u", ν: "v", ο: "o", π: "n", ρ: "p", σ: "o",
-  ς: "c", τ: "t", υ: "u", χ: "x", ω: "w", ϲ: "c", ϳ: "j",
-  օ: "o", ս: "u", հ: "h", ո: "n", ց: "g", զ: "q",
-  ı: "i", ɑ: "a", ɡ: "g", ɩ: "i", ɪ: "i", ʏ: "y", ᴄ: "c", ᴏ: "o", ᴠ: "v", ᴡ: "w", ᴢ: "z"
+  а: "a",
+  в: "b",
+  г: "r",
+  е: "e",
+  ё: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  п: "n",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  ь: "b",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  һ: "h",
+  ӏ: "l",
+  ү: "y",
+  α: "a",
+  β: "b",
+  γ: "y",
+  ε: "e",
+  η: "n",
+  ι: "i",
+  κ: "k",
+  μ: "u",
+  ν: "v",
+  ο: "o",
+  π: "n",
+  ρ: "p",
+  σ: "o",
+  ς: "c",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  ω: "w",
+  ϲ: "c",
+  ϳ: "j",
+  օ: "o",
+  ս: "u",
+  հ: "h",
+  ո: "n",
+  ց: "g",
+  զ: "q",
+  ı: "i",
+  ɑ: "a",
+  ɡ: "g",
+  ɩ: "i",
+  ɪ: "i",
+  ʏ: "y",
+  ᴄ: "c",
+  ᴏ: "o",
+  ᴠ: "v",
+  ᴡ: "w",
+  ᴢ: "z"
 }
 const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join("")}]`, "gu")
 const COMBINING_MARK = /\p{Mn}/gu

@@ -19,7 +19,8 @@ export interface CollectionStats {
 }
 
 /** How rare a term is: BM25's non-negative IDF (a term in every document still weighs a little, never less than 0). */
-export const idf = (documents: number, frequency: number): number => Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
+export const idf = (documents: number, frequency: number): number =>
+  Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
 /** One term's contribution to a document of `length` terms in which it occurs `tf` times. */
 export const termScore = (weight: number, tf: number, length: number, meanLength: number): number =>
@@ -29,5 +30,8 @@ export const termScore = (weight: number, tf: number, length: number, meanLength
 export const termCeiling = (weight: number): number => weight * (BM25_K1 + 1)
 
 /** The query's distinct terms with their weights in this collection (terms of no document weigh as the rarest). */
-export const queryWeights = (terms: ReadonlyArray<string>, stats: CollectionStats): Array<{ readonly term: string; readonly weight: number }> =>
+export const queryWeights = (
+  terms: ReadonlyArray<string>,
+  stats: CollectionStats
+): Array<{ readonly term: string; readonly weight: number }> =>
   [...new Set(terms)].map((term) => ({ term, weight: idf(stats.documents, stats.frequency(term)) }))

@@ -27,7 +27,8 @@ const fit = (sentence: string, focus: string | undefined, max: number): string =
   if (utf8Bytes(sentence) <= max) return sentence
   const at = focus === undefined ? -1 : sentence.toLowerCase().indexOf(focus)
   const room = max - 2 * utf8Bytes(ELLIPSIS)
-  if (at <= 0 || utf8Bytes(sentence.slice(0, at)) < room / 2) return `${truncateBytes(sentence, max - utf8Bytes(ELLIPSIS))}${ELLIPSIS}`
+  if (at <= 0 || utf8Bytes(sentence.slice(0, at)) < room / 2)
+    return `${truncateBytes(sentence, max - utf8Bytes(ELLIPSIS))}${ELLIPSIS}`
   // start a little before the focus term, at a word break
   let start = at
   for (let back = 0; start > 0 && back < room / 3; back++) start--
@@ -38,7 +39,11 @@ const fit = (sentence: string, focus: string | undefined, max: number): string =
   return cut.length === rest.length ? `${ELLIPSIS}${rest}` : `${ELLIPSIS}${cut}${ELLIPSIS}`
 }
 
-const normalised = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, " ").trim()
+const normalised = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, " ")
+    .trim()
 
 /**
  * The sentences of `text` that match the query, best first: each scores the summed weight of the distinct query
@@ -46,7 +51,12 @@ const normalised = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/g
  * with the sentence after it, which in a chat usually completes it (a question always; otherwise while both fit). Taken while they fit `budget` bytes (one line each, the newline counted), at most `max`; a
  * sentence matching nothing is never shown, nor one already shown.
  */
-export const bestPassages = (text: string, weights: ReadonlyMap<string, number>, budget: number, max = 3): Array<string> => {
+export const bestPassages = (
+  text: string,
+  weights: ReadonlyMap<string, number>,
+  budget: number,
+  max = 3
+): Array<string> => {
   if (weights.size === 0 || budget <= 0) return []
   const sentences = sentencesOf(text)
   // a term found nearly everywhere (the speakers' names) cannot say which sentence answers
@@ -80,7 +90,8 @@ export const bestPassages = (text: string, weights: ReadonlyMap<string, number>,
     // what follows a matching sentence in a chat usually completes it (the answer to a question, the detail after a
     // mention): shown with it while both fit one passage
     const joined = next === undefined ? sentence : `${sentence} ${next}`
-    const text = next !== undefined && (/[?？]$/u.test(sentence) || utf8Bytes(joined) <= PASSAGE_MAX_BYTES) ? joined : sentence
+    const text =
+      next !== undefined && (/[?？]$/u.test(sentence) || utf8Bytes(joined) <= PASSAGE_MAX_BYTES) ? joined : sentence
     const line = fit(text, x.focus, Math.min(PASSAGE_MAX_BYTES, left - 1))
     if (line === "" || utf8Bytes(line) + 1 > left) continue
     out.push(line)

@@ -43,4 +43,6 @@ const LISTS: Record<string, string> = {
 }
 
 /** Every stop word of every language above. */
-export const STOP_WORDS: ReadonlySet<string> = new Set(Object.values(LISTS).flatMap((l) => l.split(" ").filter((w) => w !== "")))
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  Object.values(LISTS).flatMap((l) => l.split(" ").filter((w) => w !== ""))
+)

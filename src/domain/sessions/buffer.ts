@@ -74,8 +74,11 @@ export const summariseForBuffer = (message: string): string => {
 const twoDigits = (n: number): string => String(n).padStart(2, "0")
 
 /** `HH:MM␠␠<role>␠␠<summary>`; `at` is the current UTC hour and minute, read by the caller. */
-export const bufferLine = (at: { readonly hours: number; readonly minutes: number }, role: BufferRole, message: string): string =>
-  `${twoDigits(at.hours)}:${twoDigits(at.minutes)}  ${role}  ${summariseForBuffer(message)}`
+export const bufferLine = (
+  at: { readonly hours: number; readonly minutes: number },
+  role: BufferRole,
+  message: string
+): string => `${twoDigits(at.hours)}:${twoDigits(at.minutes)}  ${role}  ${summariseForBuffer(message)}`
 
 // A fractional capacity rounds down; zero or less keeps nothing.
 const newest = (lines: ReadonlyArray<string>, capacity: number): ReadonlyArray<string> => {

@@ -51,7 +51,8 @@ export const TRUSTED_PROVENANCE: EpisodeProvenance = {}
 export const UNKNOWN_PROVENANCE: EpisodeProvenance = { untrusted: true, sources: ["unknown_provenance"] }
 
 /** §5.1.2: recall, search and `view` may show the episode. */
-export const isRecallable = (p: EpisodeProvenance): boolean => p.untrusted !== true || p.user_approved === true || p.auto_approved === true
+export const isRecallable = (p: EpisodeProvenance): boolean =>
+  p.untrusted !== true || p.user_approved === true || p.auto_approved === true
 
 /** §5.1.2: untrusted and approved by nobody; the complement of `isRecallable`. */
 export const isPendingReview = (p: EpisodeProvenance): boolean => !isRecallable(p)
@@ -194,7 +195,8 @@ const zoneJudge = (zone: TrustZone) => {
 export const toolCallTaintsEpisode = (call: ToolCall, zone: TrustZone): boolean => zoneJudge(zone)(call)
 
 /** What a tool call reached, as a session records it beside the call: the class its taint is judged by. */
-export type ToolEffect = "external" | "read_workspace" | "read_outside" | "command_local" | "command_network" | "command_unknown" | "other"
+export type ToolEffect =
+  "external" | "read_workspace" | "read_outside" | "command_local" | "command_network" | "command_unknown" | "other"
 
 export const toolEffect = (call: ToolCall, zone: TrustZone): ToolEffect => {
   if (call.name.includes("__") || ALWAYS_EXTERNAL.has(call.name)) return "external"
@@ -218,7 +220,8 @@ const WRAPPER_PREFIX = "<untrusted_content_"
 const SOURCE_ATTRIBUTE = ' source="'
 const LABEL_END = '">'
 
-const isLowerHex = (c: string | undefined): boolean => c !== undefined && ((c >= "0" && c <= "9") || (c >= "a" && c <= "f"))
+const isLowerHex = (c: string | undefined): boolean =>
+  c !== undefined && ((c >= "0" && c <= "9") || (c >= "a" && c <= "f"))
 
 /** §5.4.1: the source labels of every `<untrusted_content_<hex> source="…">` opening tag, left to right. */
 export const wrapperLabels = (content: string): ReadonlyArray<string> => {
@@ -295,8 +298,11 @@ export const episodeTaintSources = (messages: ReadonlyArray<ChatMessage>, zone: 
  * §5.6.1: the `episode_untrusted` flag a save persists: the previous revision's flag OR the taint of the whole
  * message list being saved, taken before size trimming (the caller passes the untrimmed list). Never cleared.
  */
-export const stickyEpisodeUntrusted = (previous: boolean, messagesBeingSaved: ReadonlyArray<ChatMessage>, zone: TrustZone): boolean =>
-  previous || episodeTaintSources(messagesBeingSaved, zone).length > 0
+export const stickyEpisodeUntrusted = (
+  previous: boolean,
+  messagesBeingSaved: ReadonlyArray<ChatMessage>,
+  zone: TrustZone
+): boolean => previous || episodeTaintSources(messagesBeingSaved, zone).length > 0
 
 /** The part of a session provenance needs: its current messages and its sticky flag. */
 export interface SessionTaint {
@@ -324,4 +330,7 @@ const TRIMMED_UNTRUSTED_OUTPUT = "[tool output trimmed: untrusted content"
  * flag must never fall back to it.
  */
 export const untrustedIngested = (messages: ReadonlyArray<ChatMessage>): boolean =>
-  messages.some((m) => m.content.includes(TRIMMED_UNTRUSTED_OUTPUT) || wrapperLabels(m.content).some((label) => !engineDerived(label)))
+  messages.some(
+    (m) =>
+      m.content.includes(TRIMMED_UNTRUSTED_OUTPUT) || wrapperLabels(m.content).some((label) => !engineDerived(label))
+  )

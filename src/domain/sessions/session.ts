@@ -18,12 +18,22 @@ export const MessageRecorded = Schema.TaggedStruct("MessageRecorded", {
 /** Sources that make the session's episode untrusted (tool names, wrapper labels), first seen in this message. */
 export const TaintObserved = Schema.TaggedStruct("TaintObserved", { sources: Schema.Array(Schema.String), at: Instant })
 /** A Tier 2 line; `capacity` is the ring size in force, so replay needs no configuration. */
-export const BufferLineAppended = Schema.TaggedStruct("BufferLineAppended", { line: Schema.String, capacity: Schema.Number, at: Instant })
+export const BufferLineAppended = Schema.TaggedStruct("BufferLineAppended", {
+  line: Schema.String,
+  capacity: Schema.Number,
+  at: Instant
+})
 /** The oldest `dropped` messages left the history (context or size budget). Taint stays. */
 export const HistoryTrimmed = Schema.TaggedStruct("HistoryTrimmed", { dropped: Schema.Number, at: Instant })
 export const SessionEnded = Schema.TaggedStruct("SessionEnded", { turns: Schema.Number, at: Instant })
 
-export const SessionEvent = Schema.Union(MessageRecorded, TaintObserved, BufferLineAppended, HistoryTrimmed, SessionEnded)
+export const SessionEvent = Schema.Union(
+  MessageRecorded,
+  TaintObserved,
+  BufferLineAppended,
+  HistoryTrimmed,
+  SessionEnded
+)
 export type SessionEvent = typeof SessionEvent.Type
 
 export type SessionCommand =
@@ -64,16 +74,23 @@ export class SessionError extends Schema.TaggedError<SessionError>()("SessionErr
   }
 }
 
-export const decideSession = (command: SessionCommand, state: SessionState): Either.Either<ReadonlyArray<SessionEvent>, SessionError> => {
+export const decideSession = (
+  command: SessionCommand,
+  state: SessionState
+): Either.Either<ReadonlyArray<SessionEvent>, SessionError> => {
   if (state.ended) return Either.left(new SessionError({ text: "memory: this session has ended; start a new one" }))
   switch (command._tag) {
     case "RecordMessage": {
       const effects = command.effects !== undefined && command.effects.length > 0 ? { effects: command.effects } : {}
-      const events: Array<SessionEvent> = [MessageRecorded.make({ message: command.message, ...effects, at: command.at })]
+      const events: Array<SessionEvent> = [
+        MessageRecorded.make({ message: command.message, ...effects, at: command.at })
+      ]
       const fresh = [...new Set(command.taintSources)].filter((s) => !state.taintSources.includes(s))
       if (fresh.length > 0) events.push(TaintObserved.make({ sources: fresh, at: command.at }))
       if (command.bufferLine !== undefined && command.bufferCapacity > 0)
-        events.push(BufferLineAppended.make({ line: command.bufferLine, capacity: command.bufferCapacity, at: command.at }))
+        events.push(
+          BufferLineAppended.make({ line: command.bufferLine, capacity: command.bufferCapacity, at: command.at })
+        )
       return Either.right(events)
     }
     case "TrimHistory": {
@@ -88,7 +105,10 @@ export const decideSession = (command: SessionCommand, state: SessionState): Eit
 export const evolveSession = (state: SessionState, event: SessionEvent): SessionState =>
   Match.valueTags(event, {
     MessageRecorded: (e) => ({ ...state, messages: [...state.messages, e.message] }),
-    TaintObserved: (e) => ({ ...state, taintSources: [...state.taintSources, ...e.sources.filter((s) => !state.taintSources.includes(s))] }),
+    TaintObserved: (e) => ({
+      ...state,
+      taintSources: [...state.taintSources, ...e.sources.filter((s) => !state.taintSources.includes(s))]
+    }),
     BufferLineAppended: (e) => ({ ...state, buffer: [...state.buffer, e.line].slice(-e.capacity) }),
     HistoryTrimmed: (e) => ({ ...state, messages: state.messages.slice(e.dropped) }),
     SessionEnded: () => ({ ...state, ended: true })

@@ -120,7 +120,11 @@ const SPECIAL_PARAMETER = /[0-9@*#?$!-]/
 class Parser {
   private i = 0
   private nesting: number
-  private readonly heredocs: Array<{ readonly delimiter: string; readonly expands: boolean; readonly stripTabs: boolean }> = []
+  private readonly heredocs: Array<{
+    readonly delimiter: string
+    readonly expands: boolean
+    readonly stripTabs: boolean
+  }> = []
   readonly commands: Array<SimpleCommand> = []
 
   constructor(
@@ -201,13 +205,17 @@ class Parser {
         this.i++
         heredoc = { stripTabs: true }
       } else heredoc = { stripTabs: false }
-    } else if ((op === "<" && (s[this.i] === ">" || s[this.i] === "&")) || (op === ">" && (s[this.i] === ">" || s[this.i] === "|" || s[this.i] === "&"))) {
+    } else if (
+      (op === "<" && (s[this.i] === ">" || s[this.i] === "&")) ||
+      (op === ">" && (s[this.i] === ">" || s[this.i] === "|" || s[this.i] === "&"))
+    ) {
       this.i++
     }
     while (s[this.i] === " " || s[this.i] === "\t") this.i++
     if (this.i >= s.length || METACHARACTERS.has(s[this.i]!)) throw new Unparseable()
     const target = this.word()
-    if (heredoc !== undefined) this.heredocs.push({ delimiter: target.text, expands: !target.quoted, stripTabs: heredoc.stripTabs })
+    if (heredoc !== undefined)
+      this.heredocs.push({ delimiter: target.text, expands: !target.quoted, stripTabs: heredoc.stripTabs })
     return target
   }
 
@@ -494,8 +502,23 @@ const NETWORK_URL = /\b(?:https?|ftps?|wss?|sftp|scp|ssh|git|rsync|s3|gs|telnet|
 const SOCKET_PATH = /\/dev\/(?:tcp|udp)\/|\/inet[46]?\/(?:tcp|udp)\//
 const ASSIGNMENT = /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/
 // Reserved words that start or end a compound command: the command after them (if any) is what runs
-const PASS_THROUGH_KEYWORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac"])
-const SYSTEM_BIN = /^(?:\/usr(?:\/local)?)?\/s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$|(?:^|\/)node_modules\/\.bin\/[^/]+$/
+const PASS_THROUGH_KEYWORDS = new Set([
+  "!",
+  "{",
+  "}",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "esac"
+])
+const SYSTEM_BIN =
+  /^(?:\/usr(?:\/local)?)?\/s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$|(?:^|\/)node_modules\/\.bin\/[^/]+$/
 
 const isAssignment = (w: Word): boolean => {
   const m = ASSIGNMENT.exec(w.text)
@@ -511,7 +534,10 @@ const programName = (text: string): string | undefined => {
 }
 
 /** Non-option words, skipping the values of `valued` options (given apart, not as `--opt=value` or `-ovalue`). */
-const operands = (args: ReadonlyArray<Word>, valued: ReadonlySet<string> = new Set()): Array<{ readonly word: Word; readonly at: number }> => {
+const operands = (
+  args: ReadonlyArray<Word>,
+  valued: ReadonlySet<string> = new Set()
+): Array<{ readonly word: Word; readonly at: number }> => {
   const out: Array<{ word: Word; at: number }> = []
   let options = true
   for (let j = 0; j < args.length; j++) {
@@ -601,7 +627,9 @@ const remoteCopy = (valued: string): Rule => {
 }
 
 const SAFE_METHODS = nameSet("GET HEAD OPTIONS")
-const CURL_DATA_LONG = nameSet("--data --data-binary --data-raw --data-ascii --data-urlencode --json --form --form-string --upload-file")
+const CURL_DATA_LONG = nameSet(
+  "--data --data-binary --data-raw --data-ascii --data-urlencode --json --form --form-string --upload-file"
+)
 
 const curl: Rule = (args) => {
   for (let j = 0; j < args.length; j++) {
@@ -675,12 +703,16 @@ const methodAt = (args: ReadonlyArray<Word>, j: number, flags: ReadonlyArray<str
   return undefined
 }
 
-const mutating = (method: string | undefined): boolean => method !== undefined && !SAFE_METHODS.has(method.toUpperCase())
+const mutating = (method: string | undefined): boolean =>
+  method !== undefined && !SAFE_METHODS.has(method.toUpperCase())
 
 const gh: Rule = (args) => {
   const [group, action] = operands(args, nameSet("-R --repo -X --method")).map((o) => o.word.text)
   if (group === "api") {
-    const body = args.some((w, j) => /^(?:-f|-F|--field|--raw-field|--input)(?:=|$)/.test(w.text) || mutating(methodAt(args, j, ["-X", "--method"])))
+    const body = args.some(
+      (w, j) =>
+        /^(?:-f|-F|--field|--raw-field|--input)(?:=|$)/.test(w.text) || mutating(methodAt(args, j, ["-X", "--method"]))
+    )
     return body ? UPLOAD : EGRESS
   }
   return group !== undefined && action !== undefined && GH_MUTATIONS.get(group)?.has(action) === true ? UPLOAD : EGRESS
@@ -702,7 +734,8 @@ const cloud =
   }
 
 // Config keys git uses to run programs, reach hosts or rewrite URLs can turn any sub-command into anything
-const GIT_SAFE_CONFIG = /^(?:color\.|advice\.|user\.(?:name|email)=|core\.(?:quotepath|autocrlf|safecrlf|filemode|longpaths|abbrev|ignorecase)=|init\.defaultbranch=|safe\.directory=|log\.|format\.pretty=|diff\.(?:renames|algorithm|noprefix|mnemonicprefix|colormoved)=|merge\.conflictstyle=|pull\.rebase=|(?:commit|tag)\.gpgsign=|gc\.auto=|status\.)/i
+const GIT_SAFE_CONFIG =
+  /^(?:color\.|advice\.|user\.(?:name|email)=|core\.(?:quotepath|autocrlf|safecrlf|filemode|longpaths|abbrev|ignorecase)=|init\.defaultbranch=|safe\.directory=|log\.|format\.pretty=|diff\.(?:renames|algorithm|noprefix|mnemonicprefix|colormoved)=|merge\.conflictstyle=|pull\.rebase=|(?:commit|tag)\.gpgsign=|gc\.auto=|status\.)/i
 
 const gitRemote: Rule = (args) => {
   const ops = operands(args).map((o) => o.word.text)
@@ -761,7 +794,14 @@ const gitSubcommands = subcommands({
         special: [["foreach", (args, ctx) => joinedScript(afterOptions(args, new Set()), ctx)]]
       })
     ],
-    ["bisect", subcommands({ bare: LOCAL, other: LOCAL, special: [["run", (args, ctx) => (args.length === 0 ? LOCAL : union(LOCAL, ctx.argv(args)))]] })],
+    [
+      "bisect",
+      subcommands({
+        bare: LOCAL,
+        other: LOCAL,
+        special: [["run", (args, ctx) => (args.length === 0 ? LOCAL : union(LOCAL, ctx.argv(args)))]]
+      })
+    ],
     ["lfs", subcommands({ bare: LOCAL, other: LOCAL, egress: "fetch pull clone fsck prune migrate", upload: "push" })]
   ]
 })
@@ -773,7 +813,8 @@ const git: Rule = (args, ctx) => {
     if (!t.startsWith("-")) break
     if (t === "-c" || t === "--config-env") {
       const setting = args[j + 1]
-      if (setting === undefined || !setting.literal || t === "--config-env" || !GIT_SAFE_CONFIG.test(setting.text)) risky = true
+      if (setting === undefined || !setting.literal || t === "--config-env" || !GIT_SAFE_CONFIG.test(setting.text))
+        risky = true
       j++
     } else if (t === "-C" || t === "--git-dir" || t === "--work-tree" || t === "--namespace") j++
   }
@@ -797,35 +838,44 @@ const go = subcommands({
   special: [
     ["run", goFetchesVersion(LOCAL)],
     ["install", goFetchesVersion(LOCAL)],
-    ["list", (args) => (args.some((w) => /^-(?:u|versions|retracted)$/.test(w.text) || w.text.includes("@")) ? EGRESS : LOCAL)],
+    [
+      "list",
+      (args) => (args.some((w) => /^-(?:u|versions|retracted)$/.test(w.text) || w.text.includes("@")) ? EGRESS : LOCAL)
+    ],
     ["mod", subcommands({ local: "init edit", egress: "download tidy vendor why verify graph" })],
     ["work", subcommands({ local: "init use edit", egress: "sync vendor" })]
   ]
 })
 
 const cargoTable = subcommands({
-    valued: "--manifest-path --config -Z --color --target-dir",
-    bare: LOCAL,
-    local:
-      "build b test t check c clippy fmt run r doc d bench clean tree metadata new init locate-project pkgid version help fix " +
-      "rustc rustdoc verify-project read-manifest package remove rm",
-    egress: "install fetch update search add info vendor generate-lockfile uninstall",
+  valued: "--manifest-path --config -Z --color --target-dir",
+  bare: LOCAL,
+  local:
+    "build b test t check c clippy fmt run r doc d bench clean tree metadata new init locate-project pkgid version help fix " +
+    "rustc rustdoc verify-project read-manifest package remove rm",
+  egress: "install fetch update search add info vendor generate-lockfile uninstall",
   upload: "publish login owner yank logout"
 })
 // `cargo +nightly build` names a toolchain before the sub-command
-const cargo: Rule = (args, ctx) => cargoTable(args.filter((w) => !w.text.startsWith("+")), ctx)
+const cargo: Rule = (args, ctx) =>
+  cargoTable(
+    args.filter((w) => !w.text.startsWith("+")),
+    ctx
+  )
 
 // `bundle exec`, `poetry run`, `pnpm exec`…: a program run inside the tool's environment decides for itself
 const runsProgram = wrapper("")
 const uvRun = wrapper("--with --python -p --package --extra --group --env-file")
 
-const npxLike: Rule = (args) => (args.some((w) => w.text === "--no-install" || w.text === "--offline" || w.text === "--no") ? LOCAL : EGRESS)
+const npxLike: Rule = (args) =>
+  args.some((w) => w.text === "--no-install" || w.text === "--offline" || w.text === "--no") ? LOCAL : EGRESS
 
 const NPM_EGRESS =
   "install i in ins inst insta instal isnt isnta isntal isntall add ci clean-install install-clean ic install-ci-test cit " +
   "install-test it update up upgrade udpate outdated audit view info show v search s se find dlx create doctor rebuild rb ping " +
   "link ln dedupe ddp"
-const NPM_UPLOAD = "publish unpublish deprecate login adduser add-user logout dist-tag owner access team token star unstar hook org profile"
+const NPM_UPLOAD =
+  "publish unpublish deprecate login adduser add-user logout dist-tag owner access team token star unstar hook org profile"
 
 const npm = subcommands({
   valued: "--prefix -w --workspace --registry --cache --userconfig --loglevel",
@@ -847,7 +897,8 @@ const pnpm = subcommands({
   valued: "-C --dir --filter -F --reporter --loglevel --workspace-dir",
   bare: LOCAL,
   other: LOCAL,
-  egress: "install i add update up upgrade outdated audit dlx create import fetch install-test it rebuild rb env view info show search patch deploy licenses link ln",
+  egress:
+    "install i add update up upgrade outdated audit dlx create import fetch install-test it rebuild rb env view info show search patch deploy licenses link ln",
   upload: "publish login logout adduser unpublish deprecate dist-tag owner access",
   special: [
     ["exec", runsProgram],
@@ -860,7 +911,8 @@ const yarnTable: Rule = subcommands({
   valued: "--cwd",
   bare: EGRESS,
   other: LOCAL,
-  egress: "install add upgrade up upgrade-interactive outdated audit dlx create init import info remove set plugin global unplug rebuild",
+  egress:
+    "install add upgrade up upgrade-interactive outdated audit dlx create init import info remove set plugin global unplug rebuild",
   upload: "publish login logout owner tag",
   special: [
     ["exec", runsProgram],
@@ -951,13 +1003,17 @@ const docker = subcommands({
   ]
 })
 
-const packageManager = (local: string, egress: string, valued = ""): Rule => subcommands({ local, egress, valued, bare: LOCAL })
+const packageManager = (local: string, egress: string, valued = ""): Rule =>
+  subcommands({ local, egress, valued, bare: LOCAL })
 
 const pacman: Rule = (args) => {
-  const op = args.find((w) => w.text.startsWith("-") && !w.text.startsWith("--"))?.text ?? args.find((w) => w.text.startsWith("--"))?.text
+  const op =
+    args.find((w) => w.text.startsWith("-") && !w.text.startsWith("--"))?.text ??
+    args.find((w) => w.text.startsWith("--"))?.text
   if (op === undefined) return LOCAL
   if (/^-[A-Za-z]*[SU]/.test(op) || op === "--sync" || op === "--upgrade" || /^-F[a-z]*y/.test(op)) return EGRESS
-  if (/^-[QRTDFV]/.test(op) || ["--query", "--remove", "--deptest", "--database", "--files", "--version"].includes(op)) return LOCAL
+  if (/^-[QRTDFV]/.test(op) || ["--query", "--remove", "--deptest", "--database", "--files", "--version"].includes(op))
+    return LOCAL
   return UNKNOWN
 }
 
@@ -1005,7 +1061,8 @@ const env: Rule = (args, ctx) => {
     }
     const split = /^(?:-[iv0]*S|--split-string=?)(.*)$/s.exec(t)
     // -S hands env one string that it splits into a command line of its own
-    if (split !== null) return joinedScript(split[1] === "" ? args.slice(j + 1) : [{ ...w, text: split[1]! }, ...args.slice(j + 1)], ctx)
+    if (split !== null)
+      return joinedScript(split[1] === "" ? args.slice(j + 1) : [{ ...w, text: split[1]! }, ...args.slice(j + 1)], ctx)
     if (t === "-u" || t === "--unset" || t === "-C" || t === "--chdir") j += 2
     else if (t === "-" || isOption(w)) j++
     else break
@@ -1015,7 +1072,12 @@ const env: Rule = (args, ctx) => {
 }
 
 const sudo: Rule = (args, ctx) => {
-  const rest = afterOptions(args, nameSet("-u -g -C -D -p -r -t -U -T -R -h --user --group --chdir --prompt --role --type --other-user --close-from --chroot --host"))
+  const rest = afterOptions(
+    args,
+    nameSet(
+      "-u -g -C -D -p -r -t -U -T -R -h --user --group --chdir --prompt --role --type --other-user --close-from --chroot --host"
+    )
+  )
   return rest.length === 0 ? UNKNOWN : ctx.argv(rest)
 }
 
@@ -1037,7 +1099,11 @@ const command: Rule = (args, ctx) => {
 
 const watch: Rule = (args, ctx) => {
   const rest = afterOptions(args, nameSet("-n --interval -q --equexit"))
-  return args.some((w) => w.text === "-x" || w.text === "--exec") ? (rest.length === 0 ? LOCAL : ctx.argv(rest)) : joinedScript(rest, ctx)
+  return args.some((w) => w.text === "-x" || w.text === "--exec")
+    ? rest.length === 0
+      ? LOCAL
+      : ctx.argv(rest)
+    : joinedScript(rest, ctx)
 }
 
 const evalRule: Rule = (args, ctx) => joinedScript(args, ctx)
@@ -1070,10 +1136,24 @@ const openssl: Rule = (args) => {
   return sub === "s_client" || sub === "s_server" || sub === "ocsp" ? UPLOAD : LOCAL
 }
 
-const deno = subcommands({ bare: UNKNOWN, local: "fmt lint help types completions", egress: "install add cache upgrade" })
+const deno = subcommands({
+  bare: UNKNOWN,
+  local: "fmt lint help types completions",
+  egress: "install add cache upgrade"
+})
 const meson = subcommands({ bare: LOCAL, other: LOCAL, egress: "subprojects wrap" })
-const rustup = subcommands({ bare: LOCAL, other: EGRESS, local: "show which help", special: [["run", (args, ctx) => (args.length <= 1 ? LOCAL : ctx.argv(afterOptions(args, new Set()).slice(1)))]] })
-const terraform = subcommands({ bare: LOCAL, other: EGRESS, local: "fmt validate version help graph", upload: "apply destroy import login push" })
+const rustup = subcommands({
+  bare: LOCAL,
+  other: EGRESS,
+  local: "show which help",
+  special: [["run", (args, ctx) => (args.length <= 1 ? LOCAL : ctx.argv(afterOptions(args, new Set()).slice(1)))]]
+})
+const terraform = subcommands({
+  bare: LOCAL,
+  other: EGRESS,
+  local: "fmt validate version help graph",
+  upload: "apply destroy import login push"
+})
 const helm = subcommands({
   bare: LOCAL,
   other: EGRESS,
@@ -1081,9 +1161,18 @@ const helm = subcommands({
   upload: "install upgrade push uninstall rollback",
   special: [["dependency", subcommands({ local: "list", other: EGRESS })]]
 })
-const kubectl = subcommands({ valued: "-n --namespace --context --kubeconfig -s --server", bare: LOCAL, other: EGRESS, upload: "apply create replace patch cp edit scale delete" })
+const kubectl = subcommands({
+  valued: "-n --namespace --context --kubeconfig -s --server",
+  bare: LOCAL,
+  other: EGRESS,
+  upload: "apply create replace patch cp edit scale delete"
+})
 const twine = subcommands({ bare: LOCAL, local: "check", upload: "upload register" })
-const pipx = subcommands({ bare: LOCAL, local: "list environment help ensurepath completions uninstall uninstall-all", other: EGRESS })
+const pipx = subcommands({
+  bare: LOCAL,
+  local: "list environment help ensurepath completions uninstall uninstall-all",
+  other: EGRESS
+})
 const playwright = subcommands({ bare: LOCAL, other: LOCAL, egress: "install install-deps" })
 
 const PYTHON_MODULES: ReadonlyMap<string, Rule> = new Map([
@@ -1132,7 +1221,12 @@ const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
   add("nice", nice)
   add("nohup builtin", wrapper(""))
   add("timeout", timeout)
-  add("xargs", wrapper("-I -n -L -P -d -E -s -a --arg-file --delimiter --max-args --max-procs --max-lines --eof --max-chars --process-slot-var"))
+  add(
+    "xargs",
+    wrapper(
+      "-I -n -L -P -d -E -s -a --arg-file --delimiter --max-args --max-procs --max-lines --eof --max-chars --process-slot-var"
+    )
+  )
   add("exec", wrapper("-a"))
   add("command", command)
   add("stdbuf", wrapper("-i -o -e"))
@@ -1143,10 +1237,21 @@ const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
   add("curl", curl)
   add("wget", wget)
   add("http https xh xhs", httpie)
-  add("ssh sftp ftp lftp tftp nc ncat netcat socat telnet mosh ssh-copy-id psql mysql mongo mongosh redis-cli", always(UPLOAD))
+  add(
+    "ssh sftp ftp lftp tftp nc ncat netcat socat telnet mosh ssh-copy-id psql mysql mongo mongosh redis-cli",
+    always(UPLOAD)
+  )
   add("scp", remoteCopy("-P -i -o -F -c -l -S -J"))
-  add("rsync", remoteCopy("-e --rsh --exclude --include --filter -f --files-from --exclude-from --include-from --port --password-file --log-file -T --temp-dir --backup-dir --link-dest --compare-dest --copy-dest --partial-dir --chmod --chown -M --remote-option --out-format --bwlimit --timeout --contimeout --max-size --min-size --suffix --info --debug"))
-  add("ping ping6 traceroute tracepath mtr dig nslookup host whois nmap arping ssh-keyscan aria2c yt-dlp youtube-dl lynx w3m links", always(EGRESS))
+  add(
+    "rsync",
+    remoteCopy(
+      "-e --rsh --exclude --include --filter -f --files-from --exclude-from --include-from --port --password-file --log-file -T --temp-dir --backup-dir --link-dest --compare-dest --copy-dest --partial-dir --chmod --chown -M --remote-option --out-format --bwlimit --timeout --contimeout --max-size --min-size --suffix --info --debug"
+    )
+  )
+  add(
+    "ping ping6 traceroute tracepath mtr dig nslookup host whois nmap arping ssh-keyscan aria2c yt-dlp youtube-dl lynx w3m links",
+    always(EGRESS)
+  )
   add("npx pnpx bunx", npxLike)
   add("uvx", always(EGRESS))
   add("openssl", openssl)
@@ -1174,10 +1279,29 @@ const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
   add("bundle bundler", bundle)
   add("docker podman nerdctl", docker)
   add("docker-compose podman-compose", compose)
-  add("apt apt-get aptitude", packageManager("remove purge autoremove autoclean clean list show policy search depends rdepends showsrc", "install update upgrade dist-upgrade full-upgrade download source build-dep changelog reinstall", "-o -c -t --target-release"))
-  add("yum dnf microdnf", packageManager("remove erase autoremove clean history", "install update upgrade downgrade reinstall makecache search info list download check-update distro-sync groupinstall"))
+  add(
+    "apt apt-get aptitude",
+    packageManager(
+      "remove purge autoremove autoclean clean list show policy search depends rdepends showsrc",
+      "install update upgrade dist-upgrade full-upgrade download source build-dep changelog reinstall",
+      "-o -c -t --target-release"
+    )
+  )
+  add(
+    "yum dnf microdnf",
+    packageManager(
+      "remove erase autoremove clean history",
+      "install update upgrade downgrade reinstall makecache search info list download check-update distro-sync groupinstall"
+    )
+  )
   add("apk", packageManager("del info list search version stats audit", "add update upgrade fetch"))
-  add("brew", packageManager("list ls config uninstall remove rm cleanup link unlink pin unpin leaves deps", "install reinstall upgrade update fetch tap search info outdated bundle doctor"))
+  add(
+    "brew",
+    packageManager(
+      "list ls config uninstall remove rm cleanup link unlink pin unpin leaves deps",
+      "install reinstall upgrade update fetch tap search info outdated bundle doctor"
+    )
+  )
   add("pacman", pacman)
   add("zypper", packageManager("remove rm", "install in update up refresh ref dist-upgrade dup source-install si"))
   add("snap", packageManager("list remove", "install refresh download find info"))
@@ -1209,7 +1333,11 @@ const classifyScript = (text: string, depth: number): Effects => {
     argv: (ws) => classifyArgv(ws, ctx),
     script: (t) => classifyScript(t, depth + 1)
   }
-  return union(...commands.map((c) => union(...c.words.map(wordEffects), ...c.redirects.map(wordEffects), classifyArgv(c.words, ctx))))
+  return union(
+    ...commands.map((c) =>
+      union(...c.words.map(wordEffects), ...c.redirects.map(wordEffects), classifyArgv(c.words, ctx))
+    )
+  )
 }
 
 const classifyArgv = (ws: ReadonlyArray<Word>, ctx: Context): Effects => {

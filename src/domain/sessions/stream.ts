@@ -1,5 +1,12 @@
 import { isValidStreamName, type StreamCodec } from "../kernel/Stream.js"
-import { decideSession, evolveSession, initialSession, type SessionCommand, SessionEvent, type SessionState } from "./session.js"
+import {
+  decideSession,
+  evolveSession,
+  initialSession,
+  type SessionCommand,
+  SessionEvent,
+  type SessionState
+} from "./session.js"
 
 /** Stream of one session, or undefined when the id cannot name one (it must be a lowercase path word). */
 export const sessionStream = (sessionId: string): string | undefined => {

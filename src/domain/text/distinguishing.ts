@@ -40,7 +40,7 @@ export type Change =
 
 // Scripts written without spaces: each character is its own token, so a restatement that extends still shares them.
 const UNSPACED = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu
-const LEADING = /^[(\["'«“‘„‹{¿¡*`<]+/u
+const LEADING = /^[(["'«“‘„‹{¿¡*`<]+/u
 const TRAILING = /[)\]"'»”’›}.,;:!?…*`>。！？、，]+$/u
 const SENTENCE_END = /[.!?…。！？:;]["'»”’)\]*`]*$/u
 const HAS_ALNUM = /[\p{L}\p{N}]/u
@@ -100,7 +100,8 @@ const classifyCore = (core: string): TokenKind | undefined => {
 }
 
 const tokenKey = (kind: TokenKind, core: string): string => {
-  if (kind === "url") return core.normalize("NFC").replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*|^www\.[^/]*/iu, (m) => m.toLowerCase())
+  if (kind === "url")
+    return core.normalize("NFC").replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*|^www\.[^/]*/iu, (m) => m.toLowerCase())
   // a path's case is part of it on most file systems
   if (kind === "path") return core.normalize("NFC")
   if (kind === "version") return keyOf(core).replace(/^v/u, "")
@@ -115,7 +116,12 @@ const scanText = (text: string): Scan => {
     const core = chunk.replace(LEADING, "").replace(TRAILING, "")
     const kind = classifyCore(core)
     if (kind !== undefined) {
-      if (kind !== "word") parts.push({ token: { text: core, key: tokenKey(kind, core), kind, cased: UPPER_FIRST.test(core) }, role: "token", midCapital: false })
+      if (kind !== "word")
+        parts.push({
+          token: { text: core, key: tokenKey(kind, core), kind, cased: UPPER_FIRST.test(core) },
+          role: "token",
+          midCapital: false
+        })
       else scanWord(core, sentenceStart, parts, counts)
       sentenceStart = false
     }
@@ -150,7 +156,8 @@ const scanWord = (word: string, sentenceStart: boolean, out: Array<Part>, counts
     // a capital mid-sentence is a name or a noun ("Mai", the month), not an Italian "never"
     if (ALL_NEGATIONS.has(key) && !acronym && !midCapital) out.push({ token, role: "negation", midCapital })
     // "Will", "May", "Dan", "Ben" opening a fact are far more often a person than a function word
-    else if (ANY_FUNCTION_WORD.has(key) && !acronym && !(cased && NAME_LIKE.has(key))) out.push({ token, role: "function", midCapital })
+    else if (ANY_FUNCTION_WORD.has(key) && !acronym && !(cased && NAME_LIKE.has(key)))
+      out.push({ token, role: "function", midCapital })
     else out.push({ token, role: "token", midCapital })
   }
 }
@@ -172,7 +179,12 @@ const finish = (scanned: Scan, languages: ReadonlyArray<Language>): Analysis => 
   const negations: Array<number> = []
   for (const p of scanned.parts) {
     if (p.role === "negation") negations.push(tokens.length)
-    else if (p.role === "token" || (p.midCapital && !capitalisesNouns) || !languages.some((l) => FUNCTION_WORDS[l].has(p.token.key))) tokens.push(p.token)
+    else if (
+      p.role === "token" ||
+      (p.midCapital && !capitalisesNouns) ||
+      !languages.some((l) => FUNCTION_WORDS[l].has(p.token.key))
+    )
+      tokens.push(p.token)
   }
   return { tokens, negations }
 }
@@ -197,7 +209,8 @@ const commonPrefix = (a: string, b: string) => {
 export const sameToken = (a: Token, b: Token): boolean => {
   if (a.key === b.key) return true
   // cheapest refusals first: this runs for every pair of tokens of two texts
-  if (a.kind !== "word" || b.kind !== "word" || a.key.length < 4 || b.key.length < 4 || a.key[0] !== b.key[0]) return false
+  if (a.kind !== "word" || b.kind !== "word" || a.key.length < 4 || b.key.length < 4 || a.key[0] !== b.key[0])
+    return false
   if (!LETTERS.test(a.key) || !LETTERS.test(b.key)) return false
   const [short, long] = a.key.length <= b.key.length ? [a.key, b.key] : [b.key, a.key]
   // two capitalised sentence openers may be names ("Mark", "Marko"): only a plain verb or plural ending joins them
@@ -234,8 +247,8 @@ const firstReordered = (existing: ReadonlyArray<Token>, incoming: ReadonlyArray<
  * 8080" and "maps 8080 to 9090" share one 8080, not two. Returns the unpaired tokens of each side.
  */
 const unpaired = (a: ReadonlyArray<Token>, b: ReadonlyArray<Token>) => {
-  const used = new Array<boolean>(b.length).fill(false)
-  const own = new Array<boolean>(a.length).fill(false)
+  const used = Array.from({ length: b.length }, () => false)
+  const own = Array.from({ length: a.length }, () => false)
   for (const [k, t] of a.entries()) {
     const i = b.findIndex((u, j) => !used[j] && u.key === t.key)
     if (i >= 0) used[i] = own[k] = true
@@ -259,7 +272,8 @@ const compare = (a: Analysis, b: Analysis): Change | undefined => {
   // "Likes tabs" / "Doesn't like tabs" flip a fact; "Likes tabs" / "Likes tabs, not spaces" extend it
   if (negatesShared(a.negations, pairedA) !== negatesShared(b.negations, pairedB)) return { _tag: "Negated" }
   // Something of the entry gone and something new in its place: a different fact, not a restatement.
-  if (removed.length > 0 && added.length > 0) return { _tag: "Replaced", removed: dedupe(removed), added: dedupe(added) }
+  if (removed.length > 0 && added.length > 0)
+    return { _tag: "Replaced", removed: dedupe(removed), added: dedupe(added) }
   const reordered = firstReordered(a.tokens, b.tokens)
   return reordered === undefined ? undefined : { _tag: "Reordered", tokens: [reordered] }
 }
@@ -289,7 +303,8 @@ const STRONG: ReadonlySet<TokenKind> = new Set(["url", "path", "version", "numbe
 
 /**
  * Why two episode summaries are not copies of one session, or undefined when their distinguishing tokens agree:
- * the same numbers, versions, paths, URLs, identifiers and names on both sides, and no word of one replaced in the other.
+ * the same numbers, versions, paths, URLs, identifiers and names on both sides, and no word of one replaced in the
+ * other.
  */
 export const summariesDiffer = (a: string, b: string): Change | undefined => {
   const sa = scan(a)
@@ -299,7 +314,10 @@ export const summariesDiffer = (a: string, b: string): Change | undefined => {
   const y = finish(sb, languages)
   const change = compare(x, y)
   if (change !== undefined) return change
-  const strong = unpaired(x.tokens.filter((t) => STRONG.has(t.kind)), y.tokens.filter((t) => STRONG.has(t.kind)))
+  const strong = unpaired(
+    x.tokens.filter((t) => STRONG.has(t.kind)),
+    y.tokens.filter((t) => STRONG.has(t.kind))
+  )
   const removed = dedupe(strong.removed)
   const added = dedupe(strong.added)
   return removed.length + added.length > 0 ? { _tag: "Replaced", removed, added } : undefined

@@ -26,4 +26,5 @@ export const fnv1a64 = (h: Fnv64, bytes: Uint8Array): Fnv64 => {
 }
 
 /** Sixteen lower-case hex digits. */
-export const fnv64Hex = (h: Fnv64): string => `${h.hi.toString(16).padStart(8, "0")}${h.lo.toString(16).padStart(8, "0")}`
+export const fnv64Hex = (h: Fnv64): string =>
+  `${h.hi.toString(16).padStart(8, "0")}${h.lo.toString(16).padStart(8, "0")}`

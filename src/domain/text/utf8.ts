@@ -51,18 +51,37 @@ export const goQuote = (s: string): string => {
   for (const ch of s) {
     const cp = ch.codePointAt(0)!
     switch (ch) {
-      case '"': out += '\\"'; continue
-      case "\\": out += "\\\\"; continue
-      case "\n": out += "\\n"; continue
-      case "\t": out += "\\t"; continue
-      case "\r": out += "\\r"; continue
-      case "\x07": out += "\\a"; continue
-      case "\b": out += "\\b"; continue
-      case "\f": out += "\\f"; continue
-      case "\v": out += "\\v"; continue
+      case '"':
+        out += '\\"'
+        continue
+      case "\\":
+        out += "\\\\"
+        continue
+      case "\n":
+        out += "\\n"
+        continue
+      case "\t":
+        out += "\\t"
+        continue
+      case "\r":
+        out += "\\r"
+        continue
+      case "\x07":
+        out += "\\a"
+        continue
+      case "\b":
+        out += "\\b"
+        continue
+      case "\f":
+        out += "\\f"
+        continue
+      case "\v":
+        out += "\\v"
+        continue
     }
     if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`
-    else if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/u.test(ch)) out += cp > 0xffff ? `\\U${hex(cp, 8)}` : `\\u${hex(cp, 4)}`
+    else if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}]/u.test(ch))
+      out += cp > 0xffff ? `\\U${hex(cp, 8)}` : `\\u${hex(cp, 4)}`
     else out += ch
   }
   return `${out}"`

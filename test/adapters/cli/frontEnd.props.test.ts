@@ -4,7 +4,14 @@ import { command } from "../../../src/adapters/cli/cli.js"
 import { commandTree, frontEnd } from "../../../src/adapters/cli/help.js"
 
 const tree = commandTree(command)
-const GLOBALS: ReadonlyArray<ReadonlyArray<string>> = [["--json"], ["-v"], ["--dir", "/tmp/m"], ["--approve", "deny"], ["--llm-model=m"], ["--config", "-weird-name.json"]]
+const GLOBALS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["--json"],
+  ["-v"],
+  ["--dir", "/tmp/m"],
+  ["--approve", "deny"],
+  ["--llm-model=m"],
+  ["--config", "-weird-name.json"]
+]
 /** Commands with their words and a valid rest: arguments and their own options. */
 const CALLS: ReadonlyArray<{ path: ReadonlyArray<string>; rest: ReadonlyArray<string> }> = [
   { path: ["facts", "add"], rest: ["user", "Prefers vim"] },
@@ -50,7 +57,11 @@ describe("the command line front end", () => {
       fc.property(scattered, ({ call, globals, line, after }) => {
         if (after) afterCommand++
         const r = frontEnd(tree, "0.1.0", line)
-        expect(r).toEqual({ _tag: "Run", args: [...globals.flat(), ...call.path, ...call.rest], json: globals.some((g) => g[0] === "--json") })
+        expect(r).toEqual({
+          _tag: "Run",
+          args: [...globals.flat(), ...call.path, ...call.rest],
+          json: globals.some((g) => g[0] === "--json")
+        })
       }),
       { numRuns: 400 }
     )
@@ -66,7 +77,8 @@ describe("the command line front end", () => {
         const line = withExtra.flat()
         const r = frontEnd(tree, "0.1.0", line)
         if (extra === "--bogus") expect(r).toMatchObject({ _tag: "Usage", message: "unknown option --bogus" })
-        else if (r._tag === "Help") expect(r.text.startsWith("Usage: tmem ") || r.text.startsWith("tmem 0.1.0")).toBe(true)
+        else if (r._tag === "Help")
+          expect(r.text.startsWith("Usage: tmem ") || r.text.startsWith("tmem 0.1.0")).toBe(true)
         else expect.unreachable(`no help for ${line.join(" ")}`)
         if (extra !== "--bogus" && line.indexOf(extra) > line.indexOf(call.path[call.path.length - 1]!))
           expect((r as { text: string }).text).toMatch(new RegExp(`^Usage: tmem ${call.path.join(" ")}`))

@@ -11,7 +11,9 @@ export const closedPortUrl = Effect.promise(async () => {
 
 /** The error of an effect expected to fail (a success fails the test). */
 export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(Effect.either(effect), (r) => (Either.isLeft(r) ? Effect.succeed(r.left) : Effect.dieMessage(`expected a failure, got ${JSON.stringify(r.right)}`)))
+  Effect.flatMap(Effect.either(effect), (r) =>
+    Either.isLeft(r) ? Effect.succeed(r.left) : Effect.dieMessage(`expected a failure, got ${JSON.stringify(r.right)}`)
+  )
 
 /** Milliseconds an effect took, with its result. */
 export const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -21,7 +23,8 @@ export const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   })
 
 /** The `input` array of a recorded embeddings request. */
-export const inputsOf = (req: RecordedRequest): ReadonlyArray<string> => ((req.body ?? {}) as { input?: ReadonlyArray<string> }).input ?? []
+export const inputsOf = (req: RecordedRequest): ReadonlyArray<string> =>
+  ((req.body ?? {}) as { input?: ReadonlyArray<string> }).input ?? []
 
 /** A deterministic vector per text, the same on every call: [length, code-unit sum mod 97, 1, …]. */
 export const vectorFor = (text: string, dims = 3): ReadonlyArray<number> => {
@@ -30,5 +33,7 @@ export const vectorFor = (text: string, dims = 3): ReadonlyArray<number> => {
   return Array.from({ length: dims }, (_, i) => (i === 0 ? text.length : i === 1 ? sum % 97 : i))
 }
 
-/** A real undici HTTP client that lives as long as the current scope (adapters capture the client they are made with). */
+/**
+ * A real undici HTTP client that lives as long as the current scope (adapters capture the client they are made with).
+ */
 export const undiciClient = Effect.map(NodeHttpClient.makeDispatcher, NodeHttpClient.makeUndici)

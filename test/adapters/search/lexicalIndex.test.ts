@@ -7,13 +7,35 @@ import { DerivedFiles } from "../../../src/ports/DerivedFiles.js"
 import { EpisodeSearch } from "../../../src/ports/EpisodeSearch.js"
 
 // a small vocabulary, so documents share terms and document frequencies move with every change
-const WORDS = ["lexer", "crash", "deploy", "argo", "tokenizer", "cache", "redis", "port", "8080", "vim", "helix", "paint", "sunset", "lake"]
+const WORDS = [
+  "lexer",
+  "crash",
+  "deploy",
+  "argo",
+  "tokenizer",
+  "cache",
+  "redis",
+  "port",
+  "8080",
+  "vim",
+  "helix",
+  "paint",
+  "sunset",
+  "lake"
+]
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 12 }).map((ws) => ws.join(" "))
 const op = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("put" as const), id: fc.integer({ min: 0, max: 30 }), text }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("remove" as const), id: fc.integer({ min: 0, max: 30 }) }) }
 )
-const QUERIES = ["lexer crash", "argo deploy 8080", "vim", "paint the sunset at the lake", "redis cache port", "nothing here"]
+const QUERIES = [
+  "lexer crash",
+  "argo deploy 8080",
+  "vim",
+  "paint the sunset at the lake",
+  "redis cache port",
+  "nothing here"
+]
 
 const fromScratch = (docs: ReadonlyMap<string, string>) => {
   const index = makeLexicalIndex()
@@ -52,7 +74,8 @@ describe("the lexical index", () => {
         // and what it writes reads back as the same index
         const restored = makeLexicalIndex()
         expect(restored.restore(index.serialize())).toBe(true)
-        for (const q of QUERIES) expect(restored.search(q, 50).map((h) => h.id)).toEqual(fresh.search(q, 50).map((h) => h.id))
+        for (const q of QUERIES)
+          expect(restored.search(q, 50).map((h) => h.id)).toEqual(fresh.search(q, 50).map((h) => h.id))
       }),
       { numRuns: 300 }
     )
@@ -74,7 +97,14 @@ describe("the lexical index", () => {
   it("refuses a damaged or foreign file and keeps what it holds", () => {
     const index = makeLexicalIndex()
     index.put({ id: "a", stamp: "1", text: "lexer crash" })
-    for (const bad of ["", "{", "[]", '{"v":2,"terms":[],"docs":[]}', '{"v":1,"terms":["x"],"docs":[["a","1",1,[5],[1]]]}', '{"v":1,"terms":["x"],"docs":[["a","1",1,[0],[0]]]}'])
+    for (const bad of [
+      "",
+      "{",
+      "[]",
+      '{"v":2,"terms":[],"docs":[]}',
+      '{"v":1,"terms":["x"],"docs":[["a","1",1,[5],[1]]]}',
+      '{"v":1,"terms":["x"],"docs":[["a","1",1,[0],[0]]]}'
+    ])
       expect(index.restore(bad)).toBe(false)
     expect(index.search("lexer", 1)[0]!.id).toBe("a")
   })
@@ -85,10 +115,14 @@ describe("LocalEpisodeSearch", () => {
     const files = MemoryDerivedFiles.make()
     const layer = LocalEpisodeSearch.layer.pipe(Layer.provide(Layer.succeed(DerivedFiles, files)))
     await Effect.runPromise(
-      Effect.flatMap(EpisodeSearch, (s) => s.update([{ id: "a", stamp: "s1", text: "the lexer crash was fixed" }], [])).pipe(Effect.provide(layer))
+      Effect.flatMap(EpisodeSearch, (s) =>
+        s.update([{ id: "a", stamp: "s1", text: "the lexer crash was fixed" }], [])
+      ).pipe(Effect.provide(layer))
     )
     const again = await Effect.runPromise(
-      Effect.flatMap(EpisodeSearch, (s) => Effect.zip(s.indexed, s.search("lexer crash", 5))).pipe(Effect.provide(layer))
+      Effect.flatMap(EpisodeSearch, (s) => Effect.zip(s.indexed, s.search("lexer crash", 5))).pipe(
+        Effect.provide(layer)
+      )
     )
     expect([...again[0]]).toEqual([["a", "s1"]])
     expect(again[1].map((m) => m.id)).toEqual(["a"])

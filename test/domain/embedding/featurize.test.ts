@@ -19,7 +19,9 @@ describe("normalize (spec §5.1)", () => {
 
 describe("bigrams / featurize (spec §5.1)", () => {
   it("appends every adjacent pair after the words", () => {
-    expect(featurize("Uses Postgres, for storage!")).toBe("uses postgres for storage uses_postgres postgres_for for_storage")
+    expect(featurize("Uses Postgres, for storage!")).toBe(
+      "uses postgres for storage uses_postgres postgres_for for_storage"
+    )
   })
   it("leaves texts of fewer than two words unchanged", () => {
     expect(bigrams("")).toBe("")
@@ -30,7 +32,15 @@ describe("bigrams / featurize (spec §5.1)", () => {
 
 describe("tokenize (spec §5.2)", () => {
   it("splits bigrams back into words, so interior words weigh 3 and end words 2", () => {
-    expect(tokenize(featurize("alpha beta gamma"))).toStrictEqual(["alpha", "beta", "gamma", "alpha", "beta", "beta", "gamma"])
+    expect(tokenize(featurize("alpha beta gamma"))).toStrictEqual([
+      "alpha",
+      "beta",
+      "gamma",
+      "alpha",
+      "beta",
+      "beta",
+      "gamma"
+    ])
     expect(tokenize(featurize("solo"))).toStrictEqual(["solo"])
   })
   it("drops tokens under 2 UTF-8 bytes: single ASCII characters never count, single non-ASCII letters do", () => {
@@ -69,15 +79,23 @@ describe("lowerSimple (Go's per-rune unicode.ToLower)", () => {
     minLength: 1,
     maxLength: 40
   })
-  it.prop("is context-free: lower-casing the whole equals lower-casing each code point",
-    [FastCheck.oneof(greekish, FastCheck.fullUnicodeString({ maxLength: 40 }))], ([s]) => {
+  it.prop(
+    "is context-free: lower-casing the whole equals lower-casing each code point",
+    [FastCheck.oneof(greekish, FastCheck.fullUnicodeString({ maxLength: 40 }))],
+    ([s]) => {
       expect(lowerSimple(s)).toBe(Array.from(s, (c) => lowerSimple(c)).join(""))
-    }, { fastCheck: { numRuns: 500 } })
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
 
-  it.prop("normalize is idempotent and yields single-space-separated words",
-    [FastCheck.fullUnicodeString({ maxLength: 60 })], ([s]) => {
+  it.prop(
+    "normalize is idempotent and yields single-space-separated words",
+    [FastCheck.fullUnicodeString({ maxLength: 60 })],
+    ([s]) => {
       const n = normalize(s)
       expect(normalize(n)).toBe(n)
       expect(n).not.toMatch(/^ | $| {2}/)
-    }, { fastCheck: { numRuns: 500 } })
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
 })

@@ -12,7 +12,10 @@ const referenceInt63s = (seed: number, count: number): Array<bigint> => {
     const next = 48271 * (x % 44488) - 3399 * Math.trunc(x / 44488)
     return next < 0 ? next + INT32_MAX : next
   }
-  const cooked = Array.from({ length: RNG_LEN }, (_, i) => (BigInt(rngCookedHi[i]!) << 32n) | BigInt(rngCookedLo[i]! >>> 0))
+  const cooked = Array.from(
+    { length: RNG_LEN },
+    (_, i) => (BigInt(rngCookedHi[i]!) << 32n) | BigInt(rngCookedLo[i]! >>> 0)
+  )
   const vec: Array<bigint> = []
   let s = seed % INT32_MAX
   if (s < 0) s += INT32_MAX
@@ -44,15 +47,18 @@ describe("goRand (Go math/rand legacy source)", () => {
   it("reproduces Go's first Int63 values for seed 42 (spec §5.5.3)", () => {
     const r = goRand(42)
     expect([r.int63(), r.int63(), r.int63(), r.int63()]).toStrictEqual([
-      3440579354231278675n, 608747136543856411n, 5571782338101878760n, 1926012586526624009n
+      3440579354231278675n,
+      608747136543856411n,
+      5571782338101878760n,
+      1926012586526624009n
     ])
   })
 
   it("reproduces Go's first Float64 values for seed 42 (spec §5.5.3)", () => {
     const r = goRand(42)
     expect(Array.from({ length: 8 }, () => r.float64())).toStrictEqual([
-      0.3730283610466326, 0.06600049679351791, 0.604093851558642, 0.20881870305465913,
-      0.043818458599374305, 0.38319329992238566, 0.8128771359243787, 0.38444584994446157
+      0.3730283610466326, 0.06600049679351791, 0.604093851558642, 0.20881870305465913, 0.043818458599374305,
+      0.38319329992238566, 0.8128771359243787, 0.38444584994446157
     ])
   })
 
@@ -65,21 +71,31 @@ describe("goRand (Go math/rand legacy source)", () => {
   })
 
   // several laps of the 607-entry ring, so carries between the 32-bit halves and index wrap-around are exercised
-  it.prop("matches a literal BigInt transcription of Go's algorithm", [FastCheck.integer({ min: -(2 ** 40), max: 2 ** 40 })], ([seed]) => {
-    const r = goRand(seed)
-    const mine = Array.from({ length: 3 * RNG_LEN }, () => r.int63())
-    expect(mine).toStrictEqual(referenceInt63s(seed, 3 * RNG_LEN))
-  }, { fastCheck: { numRuns: 25 } })
+  it.prop(
+    "matches a literal BigInt transcription of Go's algorithm",
+    [FastCheck.integer({ min: -(2 ** 40), max: 2 ** 40 })],
+    ([seed]) => {
+      const r = goRand(seed)
+      const mine = Array.from({ length: 3 * RNG_LEN }, () => r.int63())
+      expect(mine).toStrictEqual(referenceInt63s(seed, 3 * RNG_LEN))
+    },
+    { fastCheck: { numRuns: 25 } }
+  )
 
-  it.prop("Float64 is Int63 / 2⁶³ and lies in [0, 1)", [FastCheck.integer()], ([seed]) => {
-    const a = goRand(seed)
-    const b = goRand(seed)
-    for (let i = 0; i < 2000; i++) {
-      const f = a.float64()
-      expect(f).toBe(Number(b.int63()) / 2 ** 63)
-      expect(f >= 0 && f < 1).toBe(true)
-    }
-  }, { fastCheck: { numRuns: 10 } })
+  it.prop(
+    "Float64 is Int63 / 2⁶³ and lies in [0, 1)",
+    [FastCheck.integer()],
+    ([seed]) => {
+      const a = goRand(seed)
+      const b = goRand(seed)
+      for (let i = 0; i < 2000; i++) {
+        const f = a.float64()
+        expect(f).toBe(Number(b.int63()) / 2 ** 63)
+        expect(f >= 0 && f < 1).toBe(true)
+      }
+    },
+    { fastCheck: { numRuns: 10 } }
+  )
 
   it("reduces seeds modulo 2³¹−1 and maps 0 to 89482311, as Go does", () => {
     const first = (seed: number) => goRand(seed).int63()

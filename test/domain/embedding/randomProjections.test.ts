@@ -22,22 +22,33 @@ describe("RandomProjections golden data, D = 8 (spec §5.6, Go-verified)", () =>
   it("assigns rows in first-seen order with scale float32(√(3/8))", () => {
     expect(model.tokens).toStrictEqual(["alpha", "beta", "gamma"])
     expect(model.scale).toBe(Math.fround(s8))
-    expect(projectionRow(8, 0)).toStrictEqual([[1, -model.scale], [3, model.scale], [4, -model.scale]])
-    expect(projectionRow(8, 1)).toStrictEqual([[3, model.scale], [5, -model.scale]])
-    expect(projectionRow(8, 2)).toStrictEqual([[4, -model.scale], [6, model.scale], [7, model.scale]])
+    expect(projectionRow(8, 0)).toStrictEqual([
+      [1, -model.scale],
+      [3, model.scale],
+      [4, -model.scale]
+    ])
+    expect(projectionRow(8, 1)).toStrictEqual([
+      [3, model.scale],
+      [5, -model.scale]
+    ])
+    expect(projectionRow(8, 2)).toStrictEqual([
+      [4, -model.scale],
+      [6, model.scale],
+      [7, model.scale]
+    ])
   })
 
-  it("embeds \"alpha beta\" and \"beta alpha\" identically (both words weigh 2)", () => {
+  it('embeds "alpha beta" and "beta alpha" identically (both words weigh 2)', () => {
     const expected = [0, -0.37796447, 0, 0.75592893, -0.37796447, -0.37796447, 0, 0]
     expectFloat32(embedRp(model, "alpha beta"), expected)
     expectFloat32(embedRp(model, "beta alpha"), expected)
   })
 
-  it("embeds \"gamma\"", () => {
+  it('embeds "gamma"', () => {
     expectFloat32(embedRp(model, "gamma"), [0, 0, 0, 0, -0.57735026, 0, 0.57735026, 0.57735026])
   })
 
-  it("embeds \"alpha beta gamma\" with weights 2, 3, 2, unlike \"beta alpha gamma\"", () => {
+  it('embeds "alpha beta gamma" with weights 2, 3, 2, unlike "beta alpha gamma"', () => {
     const abg = embedRp(model, "alpha beta gamma")
     expectFloat32(abg, [0, -0.25400025, 0, 0.63500065, -0.5080005, -0.3810004, 0.25400025, 0.25400025])
     expect(Array.from(embedRp(model, "beta alpha gamma"))).not.toStrictEqual(Array.from(abg))
@@ -75,7 +86,12 @@ describe("RandomProjections golden data, D = 256 (spec §5.6, Go-verified)", () 
     const s = Math.fround(0.10825317)
     const row = projectionRow(256, 0)
     expect(row.length).toBe(93)
-    expect(row.slice(0, 4)).toStrictEqual([[1, -s], [3, s], [4, -s], [11, s]])
+    expect(row.slice(0, 4)).toStrictEqual([
+      [1, -s],
+      [3, s],
+      [4, -s],
+      [11, s]
+    ])
   })
 
   it("over 1000 rows 33.34 % of entries are non-zero and 50.1 % of those positive", () => {

@@ -1,11 +1,36 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { countTerms, embedWeighted, fitWeighted, weightedSimilarities, weightedTerms } from "../../../src/domain/embedding/weighted.js"
+import {
+  countTerms,
+  embedWeighted,
+  fitWeighted,
+  weightedSimilarities,
+  weightedTerms
+} from "../../../src/domain/embedding/weighted.js"
 import { cosine } from "../../../src/domain/embedding/index.js"
 
 // A small pool so texts share terms often (high similarities, exact duplicates), with stop words (texts with no term at
 // all) and repeats (term frequencies above one).
-const word = fc.constantFrom("deploy", "deploys", "staging", "postgres", "vim", "tabs", "port", "8080", "9090", "cache", "docker", "the", "and", "of", "is", "Grafana", "nightly", "bucket")
+const word = fc.constantFrom(
+  "deploy",
+  "deploys",
+  "staging",
+  "postgres",
+  "vim",
+  "tabs",
+  "port",
+  "8080",
+  "9090",
+  "cache",
+  "docker",
+  "the",
+  "and",
+  "of",
+  "is",
+  "Grafana",
+  "nightly",
+  "bucket"
+)
 const text = fc.array(word, { minLength: 0, maxLength: 12 }).map((ws) => ws.join(" "))
 const corpus = fc.array(text, { minLength: 1, maxLength: 25 })
 
@@ -39,7 +64,10 @@ const reference = (texts: ReadonlyArray<string>, query: string): Array<number> =
 
 const exact = (texts: ReadonlyArray<string>, query: string) => {
   const idOf = interner()
-  return weightedSimilarities(texts.map((t) => countTerms(weightedTerms(t), idOf)), countTerms(weightedTerms(query), idOf))
+  return weightedSimilarities(
+    texts.map((t) => countTerms(weightedTerms(t), idOf)),
+    countTerms(weightedTerms(query), idOf)
+  )
 }
 
 describe("exact weighted similarities (the merge probe of the local embedder)", () => {

@@ -1,6 +1,11 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { extractiveParts, extractiveSummary, flattenContent, renderExtractive } from "../../../src/domain/episodes/extractive.js"
+import {
+  extractiveParts,
+  extractiveSummary,
+  flattenContent,
+  renderExtractive
+} from "../../../src/domain/episodes/extractive.js"
 import { capSummary, looksLikeEpisode, SUMMARY_CAP_BYTES } from "../../../src/domain/episodes/summary.js"
 import type { ChatMessage } from "../../../src/domain/sessions/message.js"
 import { hasLoneSurrogate, trimSpace, utf8Bytes } from "../../../src/domain/text/utf8.js"
@@ -8,13 +13,60 @@ import { hasLoneSurrogate, trimSpace, utf8Bytes } from "../../../src/domain/text
 // Words that score (names, numbers, cue words), words that do not (fillers, function words), openings that would
 // fail looksLikeEpisode on their own, other scripts, and what must be flattened or made well-formed.
 const TOKENS = [
-  "deploy", "Berlin", "Mary", "port", "3306", "decided", "failed", "timeout", "v1.2", "e.g.", "2024-05-01", "8 May, 2023", "kiln",
-  "the", "and", "a", "you", "your", "Sure,", "Hi!", "Hey", "thanks", "NONE", "I'm sorry.", "Let me", "ok",
-  "東京", "слово", "مرحبا", "한국어", "🙂", "。", "！", "…",
-  "[Ana]", "[You]", "[Hi]", "[Session date]", ".", "?", "!", "\n", "\t", "  ", "\u2028", "\u0000", "\u0085", "\udc00", "\ud83d"
+  "deploy",
+  "Berlin",
+  "Mary",
+  "port",
+  "3306",
+  "decided",
+  "failed",
+  "timeout",
+  "v1.2",
+  "e.g.",
+  "2024-05-01",
+  "8 May, 2023",
+  "kiln",
+  "the",
+  "and",
+  "a",
+  "you",
+  "your",
+  "Sure,",
+  "Hi!",
+  "Hey",
+  "thanks",
+  "NONE",
+  "I'm sorry.",
+  "Let me",
+  "ok",
+  "東京",
+  "слово",
+  "مرحبا",
+  "한국어",
+  "🙂",
+  "。",
+  "！",
+  "…",
+  "[Ana]",
+  "[You]",
+  "[Hi]",
+  "[Session date]",
+  ".",
+  "?",
+  "!",
+  "\n",
+  "\t",
+  "  ",
+  "\u2028",
+  "\u0000",
+  "\u0085",
+  "\udc00",
+  "\ud83d"
 ]
 const text = (maxTokens: number) =>
-  fc.tuple(fc.array(fc.constantFrom(...TOKENS), { maxLength: maxTokens, size: "max" }), fc.constantFrom(" ", "", ". ")).map(([ts, sep]) => ts.join(sep))
+  fc
+    .tuple(fc.array(fc.constantFrom(...TOKENS), { maxLength: maxTokens, size: "max" }), fc.constantFrom(" ", "", ". "))
+    .map(([ts, sep]) => ts.join(sep))
 const toolName = fc.constantFrom("shell", "read_file", "you", "Sure", "a b", "x".repeat(60), "東京")
 const message = (content: fc.Arbitrary<string>): fc.Arbitrary<ChatMessage> =>
   fc.record(
@@ -64,11 +116,14 @@ const check = (msgs: ReadonlyArray<ChatMessage>) => {
     expect(SPOKEN.has(m.role)).toBe(true)
     expect(s.text).not.toBe("")
     expect(flattenContent(m.content).slice(s.start, s.start + s.text.length)).toBe(s.text)
-    if (prev !== undefined) expect(s.message > prev.message || (s.message === prev.message && s.start >= prev.end)).toBe(true)
+    if (prev !== undefined)
+      expect(s.message > prev.message || (s.message === prev.message && s.start >= prev.end)).toBe(true)
     prev = { message: s.message, end: s.start + s.text.length }
   }
   // system prompts and tool output do not steer it
-  const steered = msgs.map((m) => (m.role === "system" || m.role === "tool" ? { ...m, content: "Mallory decided 9999 transfers. Hi you!" } : m))
+  const steered = msgs.map((m) =>
+    m.role === "system" || m.role === "tool" ? { ...m, content: "Mallory decided 9999 transfers. Hi you!" } : m
+  )
   expect(extractiveSummary(steered)).toBe(out)
   const spokenBytes = msgs.reduce((n, m) => n + (SPOKEN.has(m.role) ? utf8Bytes(m.content) : 0), 0)
   return { out, parts, spokenBytes }
@@ -102,13 +157,23 @@ describe("extractiveSummary properties", () => {
 
   it("holds for huge sessions (megabytes of text, run-on turns without any sentence end)", () => {
     const huge = fc
-      .tuple(fc.array(message(tagged(text(60))), { minLength: 1, maxLength: 6 }), fc.integer({ min: 600_000, max: 1_500_000 }), fc.boolean())
+      .tuple(
+        fc.array(message(tagged(text(60))), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 600_000, max: 1_500_000 }),
+        fc.boolean()
+      )
       .map(([ms, bytes, runOn]) =>
         // every message is spoken and never blank, so every run is megabytes of session the summary reads
-        ms.map((m, i) => ({ ...m, role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `Status ${m.content}` })).map((m) => {
-          const unit = runOn ? m.content.replace(/[.!?。！？…]/g, " ") : m.content
-          return { ...m, content: unit.repeat(Math.floor(bytes / Math.max(1, utf8Bytes(unit)) / ms.length)) }
-        })
+        ms
+          .map((m, i) => ({
+            ...m,
+            role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+            content: `Status ${m.content}`
+          }))
+          .map((m) => {
+            const unit = runOn ? m.content.replace(/[.!?。！？…]/g, " ") : m.content
+            return { ...m, content: unit.repeat(Math.floor(bytes / Math.max(1, utf8Bytes(unit)) / ms.length)) }
+          })
       )
     let big = 0
     fc.assert(

@@ -40,7 +40,9 @@ describe("extraction prompts (§3.4)", () => {
 
   it("keeps v1.15's combined prompt, its summary paragraph extended with the record and NONE rules", () => {
     const lines = COMBINED_SYSTEM_PROMPT.split("\n")
-    expect(lines[0]).toBe("You analyze a coding session and produce BOTH a narrative summary and DURABLE, reusable memory facts in a single JSON object.")
+    expect(lines[0]).toBe(
+      "You analyze a coding session and produce BOTH a narrative summary and DURABLE, reusable memory facts in a single JSON object."
+    )
     expect(lines[2]).toMatch(
       /^The "summary" field: 1-3 sentences covering what was implemented\/fixed, key files changed, architectural decisions, and the outcome\. Format as a narrative summary, not bullet points\. /
     )
@@ -71,7 +73,9 @@ describe("extraction prompts (§3.4)", () => {
 
 describe("parseCombinedReply (§3.4.4)", () => {
   it("reads summary and facts, trimming the summary", () => {
-    expect(parseCombinedReply('  {"summary":"  The user asked.  ","facts":[{"scope":"env","fact":"Uses Go 1.22"}]}\n')).toEqual({
+    expect(
+      parseCombinedReply('  {"summary":"  The user asked.  ","facts":[{"scope":"env","fact":"Uses Go 1.22"}]}\n')
+    ).toEqual({
       summary: "The user asked.",
       facts: [{ scope: "env", fact: "Uses Go 1.22" }]
     })
@@ -80,14 +84,23 @@ describe("parseCombinedReply (§3.4.4)", () => {
   it("accepts absent, null or empty facts and ignores unknown keys", () => {
     expect(parseCombinedReply('{"summary":"Done."}')).toEqual({ summary: "Done.", facts: [] })
     expect(parseCombinedReply('{"summary":"Done.","facts":null}')).toEqual({ summary: "Done.", facts: [] })
-    expect(parseCombinedReply('{"summary":"Done.","facts":[],"notes":"x","confidence":0.9}')).toEqual({ summary: "Done.", facts: [] })
+    expect(parseCombinedReply('{"summary":"Done.","facts":[],"notes":"x","confidence":0.9}')).toEqual({
+      summary: "Done.",
+      facts: []
+    })
   })
 
   it("reads absent or null fields of a fact, and a null fact, as empty (validation drops them later)", () => {
-    expect(parseCombinedReply('{"summary":"Done.","facts":[null,{"scope":"user"},{"fact":"x","scope":null}]}')).toEqual({
-      summary: "Done.",
-      facts: [{ scope: "", fact: "" }, { scope: "user", fact: "" }, { scope: "", fact: "x" }]
-    })
+    expect(parseCombinedReply('{"summary":"Done.","facts":[null,{"scope":"user"},{"fact":"x","scope":null}]}')).toEqual(
+      {
+        summary: "Done.",
+        facts: [
+          { scope: "", fact: "" },
+          { scope: "user", fact: "" },
+          { scope: "", fact: "x" }
+        ]
+      }
+    )
   })
 
   it("returns NONE as a valid summary: the caller declines it without falling back", () => {
@@ -124,14 +137,30 @@ describe("parseCombinedReply (§3.4.4)", () => {
 
 describe("parseFactsReply (§3.4.5)", () => {
   it("reads a JSON array of facts", () => {
-    expect(parseFactsReply(' [{"scope":"user","fact":"Prefers tabs"},{"scope":"env","fact":"Uses pnpm","why":"x"}] ')).toEqual([
+    expect(
+      parseFactsReply(' [{"scope":"user","fact":"Prefers tabs"},{"scope":"env","fact":"Uses pnpm","why":"x"}] ')
+    ).toEqual([
       { scope: "user", fact: "Prefers tabs" },
       { scope: "env", fact: "Uses pnpm" }
     ])
   })
 
   it("is silently empty on empty, [] or anything unusable", () => {
-    for (const reply of ["", "  ", "[]", "[ ]", "null", "{}", '{"facts":[]}', "no facts", '```json\n[{"scope":"user","fact":"x"}]\n```', '[{"scope":true}]', "[1]", "[", '[{"scope":"user","fact":"x"}] extra'])
+    for (const reply of [
+      "",
+      "  ",
+      "[]",
+      "[ ]",
+      "null",
+      "{}",
+      '{"facts":[]}',
+      "no facts",
+      '```json\n[{"scope":"user","fact":"x"}]\n```',
+      '[{"scope":true}]',
+      "[1]",
+      "[",
+      '[{"scope":"user","fact":"x"}] extra'
+    ])
       expect(parseFactsReply(reply), reply).toEqual([])
   })
 })
@@ -163,7 +192,10 @@ describe("factCandidates (§3.6.1)", () => {
   })
 
   it("keeps at most five, counting only valid candidates", () => {
-    const raw = [{ scope: "bogus", fact: "x" }, ...Array.from({ length: 7 }, (_, i) => ({ scope: "env", fact: `fact ${i}` }))]
+    const raw = [
+      { scope: "bogus", fact: "x" },
+      ...Array.from({ length: 7 }, (_, i) => ({ scope: "env", fact: `fact ${i}` }))
+    ]
     expect(factCandidates(raw).map((c) => c.content)).toEqual(["fact 0", "fact 1", "fact 2", "fact 3", "fact 4"])
   })
 })

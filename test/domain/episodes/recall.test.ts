@@ -29,7 +29,9 @@ describe("recallQuery (§7.1)", () => {
       { title: "Fix the crash", status: "in_progress" },
       { title: "Add tests", status: "pending" }
     ]
-    expect(recallQuery("continue with the tokenizer", steps)).toBe("continue with the tokenizer\nFix the crash\nAdd tests")
+    expect(recallQuery("continue with the tokenizer", steps)).toBe(
+      "continue with the tokenizer\nFix the crash\nAdd tests"
+    )
   })
 
   it("is the message alone without a plan or when every step is done", () => {
@@ -116,7 +118,8 @@ describe("parseRanking (§8.2)", () => {
   })
 
   it("is unusable when blank or without a valid index", () => {
-    for (const r of ["", "   ", "none.", "no idea", "x,y", "5", "3", "99999999999999999999", ","]) expect(parseRanking(r, 3), r).toEqual({ kind: "unusable" })
+    for (const r of ["", "   ", "none.", "no idea", "x,y", "5", "3", "99999999999999999999", ","])
+      expect(parseRanking(r, 3), r).toEqual({ kind: "unusable" })
     expect(parseRanking("0", 0)).toEqual({ kind: "unusable" })
   })
 })

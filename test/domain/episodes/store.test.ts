@@ -17,10 +17,22 @@ const policy: EpisodePolicy = { enabled: true, dedupThreshold: 0.92, maxEpisodes
 const TRUSTED: EpisodeProvenance = {}
 const UNTRUSTED: EpisodeProvenance = { untrusted: true, sources: ["read_file"] }
 const day = (d: number) => `2026-01-${String(d).padStart(2, "0")}T00:00:00.000Z`
-const store = (sessionId: string, at: string, provenance = TRUSTED, match?: { sessionId: string; similarity: number }): EpisodeCommand => ({
+const store = (
+  sessionId: string,
+  at: string,
+  provenance = TRUSTED,
+  match?: { sessionId: string; similarity: number }
+): EpisodeCommand => ({
   // one wording for every session: the dedup tests need true near-copies (issue 10: summaries that differ in a
   // distinguishing token, such as the session's own name, are never deduplicated)
-  _tag: "StoreEpisode", sessionId, summary: "The session fixed the parser.", turns: 4, provenance, source: "llm", match, at
+  _tag: "StoreEpisode",
+  sessionId,
+  summary: "The session fixed the parser.",
+  turns: 4,
+  provenance,
+  source: "llm",
+  match,
+  at
 })
 const run = (commands: ReadonlyArray<EpisodeCommand>, p: EpisodePolicy = policy) => {
   let state: EpisodeStoreState = initialEpisodeStore
@@ -47,7 +59,10 @@ describe("episode store decisions", () => {
   })
 
   it("a near-duplicate of equal or lower trust is replaced by the newer episode", () => {
-    const r = run([store("old", day(1), UNTRUSTED), store("new", day(2), TRUSTED, { sessionId: "old", similarity: 0.95 })])
+    const r = run([
+      store("old", day(1), UNTRUSTED),
+      store("new", day(2), TRUSTED, { sessionId: "old", similarity: 0.95 })
+    ])
     expect(r.ids).toEqual(["new"])
     expect(r.events[1]).toMatchObject({ _tag: "EpisodeDeduped", removed: "old", by: "new", similarity: 0.95 })
   })
@@ -59,7 +74,10 @@ describe("episode store decisions", () => {
   })
 
   it("below the threshold, or with no match (an embedding failure), nothing is deduplicated", () => {
-    expect(run([store("a", day(1)), store("b", day(2), TRUSTED, { sessionId: "a", similarity: 0.91 })]).ids).toEqual(["b", "a"])
+    expect(run([store("a", day(1)), store("b", day(2), TRUSTED, { sessionId: "a", similarity: 0.91 })]).ids).toEqual([
+      "b",
+      "a"
+    ])
     expect(run([store("a", day(1)), store("b", day(2), TRUSTED)]).ids).toEqual(["b", "a"])
   })
 
@@ -69,7 +87,11 @@ describe("episode store decisions", () => {
   })
 
   it("evicts by TTL, then by count, trust-blind", () => {
-    const r = run([store("a", day(1)), store("b", day(2), UNTRUSTED), store("c", day(3)), store("d", day(20))], { ...policy, ttlDays: 10, maxEpisodes: 1 })
+    const r = run([store("a", day(1)), store("b", day(2), UNTRUSTED), store("c", day(3)), store("d", day(20))], {
+      ...policy,
+      ttlDays: 10,
+      maxEpisodes: 1
+    })
     expect(r.ids).toEqual(["d"])
     expect(r.events.filter((e) => e._tag === "EpisodesEvicted")).toMatchObject([
       { reason: "cap", sessionIds: ["a"] },
@@ -102,7 +124,13 @@ describe("episode store decisions", () => {
     const step = fc.record({
       id: fc.constantFrom("a", "b", "c", "d", "e"),
       trusted: fc.boolean(),
-      match: fc.option(fc.record({ sessionId: fc.constantFrom("a", "b", "c", "d", "e"), similarity: fc.double({ min: 0.8, max: 1, noNaN: true }) }), { nil: undefined })
+      match: fc.option(
+        fc.record({
+          sessionId: fc.constantFrom("a", "b", "c", "d", "e"),
+          similarity: fc.double({ min: 0.8, max: 1, noNaN: true })
+        }),
+        { nil: undefined }
+      )
     })
     let protectedDrops = 0
     fc.assert(
@@ -120,7 +148,14 @@ describe("episode store decisions", () => {
             expect(s.match!.similarity).toBeGreaterThanOrEqual(0.92)
             expect(!s.trusted && isRecallable((e as Episode).provenance)).toBe(false)
           }
-          if (!s.trusted && s.match !== undefined && s.match.similarity >= 0.92 && before.get(s.match.sessionId) !== undefined && isRecallable(before.get(s.match.sessionId)!.provenance) && s.match.sessionId !== s.id)
+          if (
+            !s.trusted &&
+            s.match !== undefined &&
+            s.match.similarity >= 0.92 &&
+            before.get(s.match.sessionId) !== undefined &&
+            isRecallable(before.get(s.match.sessionId)!.provenance) &&
+            s.match.sessionId !== s.id
+          )
             protectedDrops++
         })
       }),

@@ -6,7 +6,10 @@ import { hasLoneSurrogate, utf8Bytes } from "../../../src/domain/text/utf8.js"
 // A pattern repeated to a target size: pieces of 1–4-byte runes, words, early and late sentence ends.
 const sized = (pieces: ReadonlyArray<string>, maxBytes: number, minBytes = 0) =>
   fc
-    .tuple(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 12 }), fc.integer({ min: minBytes, max: maxBytes }))
+    .tuple(
+      fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 12 }),
+      fc.integer({ min: minBytes, max: maxBytes })
+    )
     .map(([units, bytes]) => {
       const pattern = units.join("")
       return pattern.repeat(Math.max(1, Math.floor(bytes / utf8Bytes(pattern))))
@@ -22,7 +25,10 @@ describe("capSummary properties", () => {
     let byEllipsis = 0
     // Early sentence ends followed by text without any: the cut must not collapse onto "e.g." or "Done."
     const earlyOnly = fc
-      .tuple(fc.constantFrom("Done. ", "The agent used e.g. the v1.2 parser. ", "Fixed it! ", "Why? ", "x."), sized(NO_END_PIECES, 4200, 1500))
+      .tuple(
+        fc.constantFrom("Done. ", "The agent used e.g. the v1.2 parser. ", "Fixed it! ", "Why? ", "x."),
+        sized(NO_END_PIECES, 4200, 1500)
+      )
       .map(([a, b]) => a + b)
     const text = fc.oneof(
       sized(SUMMARY_PIECES, 4200, 1500),

@@ -105,23 +105,43 @@ describe("indexPreview (§4.4)", () => {
 
 describe("isDecline (§3.5.2)", () => {
   it("declines NONE in any case with an optional single period", () => {
-    for (const r of ["NONE", "none", "None", "nOnE", "NONE.", "none.", "  NONE \n", "None."]) expect(isDecline(r)).toBe(true)
+    for (const r of ["NONE", "none", "None", "nOnE", "NONE.", "none.", "  NONE \n", "None."])
+      expect(isDecline(r)).toBe(true)
   })
 
   it("declines a reply opening with the upper-case word NONE", () => {
-    for (const r of ["NONE - nothing worth remembering", "NONE: trivial session", "NONE\nThe session was empty.", "NONE, just chat", "NONE!", "NONE…"])
+    for (const r of [
+      "NONE - nothing worth remembering",
+      "NONE: trivial session",
+      "NONE\nThe session was empty.",
+      "NONE, just chat",
+      "NONE!",
+      "NONE…"
+    ])
       expect(isDecline(r)).toBe(true)
   })
 
   it("does not decline other replies", () => {
-    for (const r of ["NONEXISTENT files were removed.", "none - nothing", "None of the tests failed.", "none..", "NONE2", "", "The user asked."])
+    for (const r of [
+      "NONEXISTENT files were removed.",
+      "none - nothing",
+      "None of the tests failed.",
+      "none..",
+      "NONE2",
+      "",
+      "The user asked."
+    ])
       expect(isDecline(r)).toBe(false)
   })
 })
 
 describe("looksLikeEpisode (§3.5.3)", () => {
   it("accepts a third-person past-tense record", () => {
-    expect(looksLikeEpisode("The user asked to fix the tokenizer crash; the agent patched lexer.go and added regression tests.")).toBe(true)
+    expect(
+      looksLikeEpisode(
+        "The user asked to fix the tokenizer crash; the agent patched lexer.go and added regression tests."
+      )
+    ).toBe(true)
   })
 
   it("rejects empty replies and declines", () => {

@@ -1,6 +1,10 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { buildExtractionTranscript, TRANSCRIPT_CAP_BYTES, TRANSCRIPT_HEAD_BYTES } from "../../../src/domain/episodes/transcript.js"
+import {
+  buildExtractionTranscript,
+  TRANSCRIPT_CAP_BYTES,
+  TRANSCRIPT_HEAD_BYTES
+} from "../../../src/domain/episodes/transcript.js"
 import type { ChatMessage } from "../../../src/domain/sessions/message.js"
 import { hasLoneSurrogate, trimSpace, utf8Bytes } from "../../../src/domain/text/utf8.js"
 
@@ -8,13 +12,21 @@ import { hasLoneSurrogate, trimSpace, utf8Bytes } from "../../../src/domain/text
 // them straddle the 32 KiB cap; the alphabet puts 1-, 2-, 3- and 4-byte runes (and a lone surrogate) at every cut.
 const unit = fc.constantFrom("a", "é", "€", "😀", " ", "\n", "word ", "\udc00", "。")
 const content = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.array(unit, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 6000 })).map(([units, bytes]) => {
-    const pattern = units.join("")
-    return pattern.repeat(Math.floor(bytes / utf8Bytes(pattern)))
-  }) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.array(unit, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 6000 }))
+      .map(([units, bytes]) => {
+        const pattern = units.join("")
+        return pattern.repeat(Math.floor(bytes / utf8Bytes(pattern)))
+      })
+  },
   { weight: 1, arbitrary: fc.fullUnicodeString({ maxLength: 40 }) }
 )
-const message: fc.Arbitrary<ChatMessage> = fc.record({ role: fc.constantFrom("system", "user", "assistant", "assistant", "user", "tool"), content })
+const message: fc.Arbitrary<ChatMessage> = fc.record({
+  role: fc.constantFrom("system", "user", "assistant", "assistant", "user", "tool"),
+  content
+})
 const mixed = fc.array(message, { minLength: 0, maxLength: 40, size: "max" })
 // The head is cut mid-line only when no line break lies in its second half: a first line of 4,071–4,096 bytes
 // followed by a capped (newline-free) line. Random sizes almost never land there, so aim at it.
@@ -28,7 +40,10 @@ const dense = (min: number, max: number) =>
   })
 const headEdge = fc
   .tuple(dense(4065, 4090), fc.array(dense(4097, 6000), { minLength: 8, maxLength: 12 }))
-  .map(([first, rest]): ReadonlyArray<ChatMessage> => [{ role: "user", content: first }, ...rest.map((content) => ({ role: "assistant" as const, content }))])
+  .map(([first, rest]): ReadonlyArray<ChatMessage> => [
+    { role: "user", content: first },
+    ...rest.map((content) => ({ role: "assistant" as const, content }))
+  ])
 const session = fc.oneof({ weight: 3, arbitrary: mixed }, { weight: 1, arbitrary: headEdge })
 
 const MARKER = /\n\[… (\d+) bytes of the session omitted …\]\n/g
@@ -51,7 +66,13 @@ const capped = (s: string) => {
 const fullTranscript = (msgs: ReadonlyArray<ChatMessage>) =>
   msgs
     .flatMap((m) =>
-      m.role === "system" ? [] : m.role === "tool" ? [`tool: [output omitted, ${utf8Bytes(m.content)} bytes]`] : m.role === "assistant" && trimSpace(m.content) === "" ? [] : [`${m.role}: ${capped(m.content)}`]
+      m.role === "system"
+        ? []
+        : m.role === "tool"
+          ? [`tool: [output omitted, ${utf8Bytes(m.content)} bytes]`]
+          : m.role === "assistant" && trimSpace(m.content) === ""
+            ? []
+            : [`${m.role}: ${capped(m.content)}`]
     )
     .map((l) => `${l}\n`)
     .join("")

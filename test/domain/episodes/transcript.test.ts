@@ -83,11 +83,15 @@ describe("buildExtractionTranscript: per-message cap (§3.3.3)", () => {
 
   it("never splits a multi-byte character at the cap", () => {
     // é straddles byte 4096: keep 4095 bytes
-    expect(buildExtractionTranscript([user(`${"a".repeat(4095)}é`)])).toBe(`user: ${"a".repeat(4095)}${TRUNCATION_MARKER}\n`)
+    expect(buildExtractionTranscript([user(`${"a".repeat(4095)}é`)])).toBe(
+      `user: ${"a".repeat(4095)}${TRUNCATION_MARKER}\n`
+    )
     // an emoji (4 bytes, a surrogate pair) ending at byte 4096 fits exactly
     expect(buildExtractionTranscript([user(`${"a".repeat(4092)}😀`)])).toBe(`user: ${"a".repeat(4092)}😀\n`)
     // the same emoji one byte later does not: no half pair in the output
-    expect(buildExtractionTranscript([user(`${"a".repeat(4093)}😀`)])).toBe(`user: ${"a".repeat(4093)}${TRUNCATION_MARKER}\n`)
+    expect(buildExtractionTranscript([user(`${"a".repeat(4093)}😀`)])).toBe(
+      `user: ${"a".repeat(4093)}${TRUNCATION_MARKER}\n`
+    )
     const euros = buildExtractionTranscript([user("€".repeat(2000))])
     expect(euros).toBe(`user: ${"€".repeat(1365)}${TRUNCATION_MARKER}\n`)
   })
@@ -112,7 +116,10 @@ describe("buildExtractionTranscript: total cap (§3.3.4, §3.3.5)", () => {
   it("elides a transcript of 32769 bytes: head, one marker, tail, at most 32768 bytes", () => {
     const msgs = [...Array.from({ length: 8 }, (_, i) => line4096(i)), system("dropped"), assistant("")]
     msgs[7] = user(`${msgs[7]!.content}x`)
-    const full = msgs.filter((m) => m.role === "user").map((m) => `user: ${m.content}\n`).join("")
+    const full = msgs
+      .filter((m) => m.role === "user")
+      .map((m) => `user: ${m.content}\n`)
+      .join("")
     expect(utf8Bytes(full)).toBe(TRANSCRIPT_CAP_BYTES + 1)
     const out = buildExtractionTranscript(msgs)
     expect(utf8Bytes(out)).toBeLessThanOrEqual(TRANSCRIPT_CAP_BYTES)
@@ -144,7 +151,11 @@ describe("buildExtractionTranscript: total cap (§3.3.4, §3.3.5)", () => {
 
   it("cuts the head at a rune boundary when no line break lies in its second half", () => {
     // line 1 ends at byte 4095 (< half of the head); line 2 is a capped € line covering byte 8192
-    const msgs = [user("a".repeat(4089)), user("€".repeat(2000)), ...Array.from({ length: 10 }, (_, i) => user(`${i}${"b".repeat(3000)}`))]
+    const msgs = [
+      user("a".repeat(4089)),
+      user("€".repeat(2000)),
+      ...Array.from({ length: 10 }, (_, i) => user(`${i}${"b".repeat(3000)}`))
+    ]
     const { head } = split(buildExtractionTranscript(msgs))
     expect(head).toBe(`user: ${"a".repeat(4089)}\nuser: ${"€".repeat(1363)}`)
     expect(utf8Bytes(head)).toBe(8191)

@@ -4,9 +4,36 @@ import { trimSpace } from "../../../src/domain/text/utf8.js"
 
 /** Words from several scripts and byte widths, so byte caps and rune previews are exercised, not just ASCII. */
 export const WORDS = [
-  "uses", "postgres", "dark", "mode", "editor", "node", "pnpm", "prefers", "terse", "answers", "port", "5433",
-  "café", "naïve", "Größe", "日本語", "中文", "Ελληνικά", "русский", "😀", "§", "—", "test", "deploy", "build",
-  "vim", "emacs", "kubernetes", "staging", "release"
+  "uses",
+  "postgres",
+  "dark",
+  "mode",
+  "editor",
+  "node",
+  "pnpm",
+  "prefers",
+  "terse",
+  "answers",
+  "port",
+  "5433",
+  "café",
+  "naïve",
+  "Größe",
+  "日本語",
+  "中文",
+  "Ελληνικά",
+  "русский",
+  "😀",
+  "§",
+  "—",
+  "test",
+  "deploy",
+  "build",
+  "vim",
+  "emacs",
+  "kubernetes",
+  "staging",
+  "release"
 ]
 
 const word = fc.constantFrom(...WORDS)

@@ -61,7 +61,12 @@ describe("fact file codec", () => {
   })
 
   it("canonical entries are a fixed point of read-after-write, and appending never disturbs them, whatever a hand edit left", () => {
-    const anyText = fc.array(fc.oneof(fc.constantFrom("\n§\n", "§", "\n§", "§\n", "\n", " ", "a", "é", "\t"), fc.string()), { minLength: 0, maxLength: 20 }).map((xs) => xs.join(""))
+    const anyText = fc
+      .array(fc.oneof(fc.constantFrom("\n§\n", "§", "\n§", "§\n", "\n", " ", "a", "é", "\t"), fc.string()), {
+        minLength: 0,
+        maxLength: 20
+      })
+      .map((xs) => xs.join(""))
     fc.assert(
       fc.property(anyText, fc.nat(5), validEntry, (text, drop, next) => {
         const parsed = parseEntries(text)
@@ -82,12 +87,32 @@ describe("fact file codec", () => {
 
 describe("trimSpace", () => {
   it("strips exactly Go's space set from both ends", () => {
-    const goSpaces = ["\t", "\n", "\v", "\f", "\r", " ", "\u0085", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    const goSpaces = [
+      "\t",
+      "\n",
+      "\v",
+      "\f",
+      "\r",
+      " ",
+      "\u0085",
+      "\u00a0",
+      "\u1680",
+      "\u2000",
+      "\u200a",
+      "\u2028",
+      "\u2029",
+      "\u202f",
+      "\u205f",
+      "\u3000"
+    ]
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...goSpaces, "\ufeff", "x", "é", "\u200b")), (chars) => {
         const s = chars.join("")
         // reference: the regular-expression definition of the same set
-        const ref = s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu, "")
+        const ref = s.replace(
+          /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/gu,
+          ""
+        )
         expect(trimSpace(s)).toBe(ref)
       }),
       { numRuns: 3000 }

@@ -20,7 +20,9 @@ const halves: ReadonlyArray<readonly [string, string]> = ATTACKS.flatMap(([text]
 }).filter(([a, b]) => a !== "" && b !== "" && scanForWrite(a) === undefined && scanForWrite(b) === undefined)
 
 // the halves whose plain join the scanner refuses, drawn often so the fallback path is exercised
-const dangerous = halves.filter(([a, b]) => scanForWrite(mergeText(a, b)) !== undefined || scanForWrite(mergeText(b, a)) !== undefined)
+const dangerous = halves.filter(
+  ([a, b]) => scanForWrite(mergeText(a, b)) !== undefined || scanForWrite(mergeText(b, a)) !== undefined
+)
 
 // An ordinary fact and a restatement of it that says the same with other function words: a pair the gate lets merge,
 // so the merge path itself is exercised (halves of an attack are different texts, which never merge since issue 10).
@@ -40,21 +42,28 @@ describe("merge-on-write safety", () => {
     let unsafeJoins = 0
     let merges = 0
     fc.assert(
-      fc.property(pair, fc.array(fc.constantFrom(...ORDINARY_FACTS), { maxLength: 3 }), fc.boolean(), fc.double({ min: 0.3, max: 1, noNaN: true }), fc.constantFrom<"merge" | "add" | undefined>("merge", "add", undefined), ([existing, incoming], others, swap, similarity, judgement) => {
-        const [old, nu] = swap ? [incoming, existing] : [existing, incoming]
-        const entries = [...others.filter((o) => o !== old && o !== nu), old]
-        const probe = { index: entries.length - 1, similarity, ...(judgement !== undefined ? { judgement } : {}) }
-        const result = decide({ _tag: "AddFact", target: "env", content: nu, at, probe }, { entries })
-        expect(Either.isRight(result)).toBe(true)
-        const events = Either.getOrThrow(result)
-        if (scanForWrite(mergeText(old, nu)) !== undefined) unsafeJoins++
-        for (const e of events) {
-          if (e._tag === "FactMerged") {
-            merges++
-            expect(scanForWrite(e.content)).toBeUndefined()
-          } else expect(e).toMatchObject({ _tag: "FactAdded", content: nu })
+      fc.property(
+        pair,
+        fc.array(fc.constantFrom(...ORDINARY_FACTS), { maxLength: 3 }),
+        fc.boolean(),
+        fc.double({ min: 0.3, max: 1, noNaN: true }),
+        fc.constantFrom<"merge" | "add" | undefined>("merge", "add", undefined),
+        ([existing, incoming], others, swap, similarity, judgement) => {
+          const [old, nu] = swap ? [incoming, existing] : [existing, incoming]
+          const entries = [...others.filter((o) => o !== old && o !== nu), old]
+          const probe = { index: entries.length - 1, similarity, ...(judgement !== undefined ? { judgement } : {}) }
+          const result = decide({ _tag: "AddFact", target: "env", content: nu, at, probe }, { entries })
+          expect(Either.isRight(result)).toBe(true)
+          const events = Either.getOrThrow(result)
+          if (scanForWrite(mergeText(old, nu)) !== undefined) unsafeJoins++
+          for (const e of events) {
+            if (e._tag === "FactMerged") {
+              merges++
+              expect(scanForWrite(e.content)).toBeUndefined()
+            } else expect(e).toMatchObject({ _tag: "FactAdded", content: nu })
+          }
         }
-      }),
+      ),
       { numRuns: 3000 }
     )
     // The run must meet joins the scanner refuses, and merges that go through.

@@ -10,7 +10,8 @@ describe("merge judgement", () => {
   })
 
   it("anything else is no judgement (the band then adds)", () => {
-    for (const answer of ["", "yes", "I think merge", "mergeable", "```merge```", "[\"merge\"]"]) expect(parseJudgement(answer)).toBeUndefined()
+    for (const answer of ["", "yes", "I think merge", "mergeable", "```merge```", '["merge"]'])
+      expect(parseJudgement(answer)).toBeUndefined()
   })
 
   it("quotes both entries as data", () => {

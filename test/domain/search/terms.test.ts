@@ -14,7 +14,13 @@ describe("search terms", () => {
   })
 
   it("fold inflections alike on both sides", () => {
-    for (const [a, b] of [["paintings", "painting"], ["painted", "paints"], ["cities", "city"], ["running", "run"], ["planned", "plan"]] as const)
+    for (const [a, b] of [
+      ["paintings", "painting"],
+      ["painted", "paints"],
+      ["cities", "city"],
+      ["running", "run"],
+      ["planned", "plan"]
+    ] as const)
       expect(foldSuffix(a)).toBe(foldSuffix(b))
     expect(foldSuffix("speed")).toBe("speed")
     expect(foldSuffix("class")).toBe("class")
@@ -27,27 +33,51 @@ describe("search terms", () => {
 })
 
 describe("matching sentences", () => {
-  const text = "Hi there! How are you doing? I finally painted the sunset over Lake Tahoe last weekend. It took me six hours.\n[Mel] Great to hear."
-  const weights = new Map([["paint", 2], ["tahoe", 3], ["sunset", 2]])
+  const text =
+    "Hi there! How are you doing? I finally painted the sunset over Lake Tahoe last weekend. It took me six hours.\n[Mel] Great to hear."
+  const weights = new Map([
+    ["paint", 2],
+    ["tahoe", 3],
+    ["sunset", 2]
+  ])
 
   it("show the sentence that holds the query's rare words, never one that matches nothing", () => {
     // with the sentence after it, which completes it
-    expect(bestPassages(text, weights, 1000)).toEqual(["I finally painted the sunset over Lake Tahoe last weekend. It took me six hours."])
+    expect(bestPassages(text, weights, 1000)).toEqual([
+      "I finally painted the sunset over Lake Tahoe last weekend. It took me six hours."
+    ])
     expect(bestPassages(text, new Map([["zebra", 5]]), 1000)).toEqual([])
     // a name in every session ("mel", weight near 0) is no match on its own
-    expect(bestPassages(text, new Map([["mel", 0.02], ["tahoe", 3]]), 1000)).toEqual(["I finally painted the sunset over Lake Tahoe last weekend. It took me six hours."])
+    expect(
+      bestPassages(
+        text,
+        new Map([
+          ["mel", 0.02],
+          ["tahoe", 3]
+        ]),
+        1000
+      )
+    ).toEqual(["I finally painted the sunset over Lake Tahoe last weekend. It took me six hours."])
   })
 
   it("stay within the byte budget and the sentence cap, whatever the text", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { maxLength: 30, size: "max" }), fc.integer({ min: 0, max: 1500 }), (parts, budget) => {
-        const t = parts.join(". ")
-        const ws = new Map(searchTerms(t).slice(0, 6).map((w, i) => [w, i + 1] as const))
-        const out = bestPassages(t, ws, budget, 3)
-        expect(out.length).toBeLessThanOrEqual(3)
-        expect(out.reduce((n, p) => n + Buffer.byteLength(p) + 1, 0)).toBeLessThanOrEqual(budget)
-        for (const p of out) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PASSAGE_MAX_BYTES)
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { maxLength: 30, size: "max" }),
+        fc.integer({ min: 0, max: 1500 }),
+        (parts, budget) => {
+          const t = parts.join(". ")
+          const ws = new Map(
+            searchTerms(t)
+              .slice(0, 6)
+              .map((w, i) => [w, i + 1] as const)
+          )
+          const out = bestPassages(t, ws, budget, 3)
+          expect(out.length).toBeLessThanOrEqual(3)
+          expect(out.reduce((n, p) => n + Buffer.byteLength(p) + 1, 0)).toBeLessThanOrEqual(budget)
+          for (const p of out) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PASSAGE_MAX_BYTES)
+        }
+      ),
       { numRuns: 400 }
     )
   })

@@ -7,10 +7,53 @@ const RUNS = 3000
 
 // Markdown syntax, filler openers, sentence ends and multi-unit runes, so every step and the cut are exercised.
 const token = fc.constantFrom(
-  "```", "```ts\n", "\n```\n", "`", "**", "__", "*", "_", "# ", "###### ", "- ", "* ", "+ ", "> ", "3. ", "12.\t",
-  "\n", "\r\n", "\t", " ", "  ", "\u00a0", "\u3000", "![", "[", "](", "]", ")", "http://x.test/a", ".", "!", "?",
-  "Sure. ", "Okay! ", "got it? ", "Surely ", "I'll help. ", "no problem.",
-  "word", "memory", "é", "漢字", "😀", "👨‍👩‍👧", "🎉", "\u0301", "…"
+  "```",
+  "```ts\n",
+  "\n```\n",
+  "`",
+  "**",
+  "__",
+  "*",
+  "_",
+  "# ",
+  "###### ",
+  "- ",
+  "* ",
+  "+ ",
+  "> ",
+  "3. ",
+  "12.\t",
+  "\n",
+  "\r\n",
+  "\t",
+  " ",
+  "  ",
+  "\u00a0",
+  "\u3000",
+  "![",
+  "[",
+  "](",
+  "]",
+  ")",
+  "http://x.test/a",
+  ".",
+  "!",
+  "?",
+  "Sure. ",
+  "Okay! ",
+  "got it? ",
+  "Surely ",
+  "I'll help. ",
+  "no problem.",
+  "word",
+  "memory",
+  "é",
+  "漢字",
+  "😀",
+  "👨‍👩‍👧",
+  "🎉",
+  "\u0301",
+  "…"
 )
 const markdown = fc.array(token, { minLength: 40, maxLength: 320, size: "max" }).map((ts) => ts.join(""))
 // Words of 1–120 runes between spaces and sentence ends reach all three cuts: sentence end, last space, hard cut.
@@ -22,12 +65,14 @@ const longText = fc
     size: "max"
   })
   .map((parts) => parts.join(""))
-const wellFormed = fc.oneof(
-  { arbitrary: markdown, weight: 4 },
-  { arbitrary: longText, weight: 4 },
-  { arbitrary: fc.fullUnicodeString({ maxLength: 400, size: "max" }), weight: 2 },
-  { arbitrary: fc.lorem({ maxCount: 80, mode: "sentences" }), weight: 1 }
-).filter((s) => !hasLoneSurrogate(s))
+const wellFormed = fc
+  .oneof(
+    { arbitrary: markdown, weight: 4 },
+    { arbitrary: longText, weight: 4 },
+    { arbitrary: fc.fullUnicodeString({ maxLength: 400, size: "max" }), weight: 2 },
+    { arbitrary: fc.lorem({ maxCount: 80, mode: "sentences" }), weight: 1 }
+  )
+  .filter((s) => !hasLoneSurrogate(s))
 // Any UTF-16, lone surrogates included, as a session file edited by hand could hold.
 const anyUtf16 = fc.string({ unit: "binary", maxLength: 500, size: "max" })
 
@@ -104,7 +149,14 @@ describe("pushLine and restoreLines properties", () => {
         for (const [i, l] of appended.entries()) {
           buffer = pushLine(buffer, l, cap)
           expect(buffer.length).toBeLessThanOrEqual(Math.max(0, cap))
-          expect(buffer).toEqual(cap > 0 ? appended.slice(0, i + 1).slice(-cap).map(sanitise) : [])
+          expect(buffer).toEqual(
+            cap > 0
+              ? appended
+                  .slice(0, i + 1)
+                  .slice(-cap)
+                  .map(sanitise)
+              : []
+          )
         }
       }),
       { numRuns: RUNS }

@@ -103,7 +103,9 @@ describe("summariseForBuffer — step 4: line markers and bold", () => {
   })
 
   it("strips a marker on every line", () => {
-    expect(summarise("Steps:\n1. one\n2. two\n- three\n\t* four\n> five\n### six")).toBe("Steps: one two three four five six")
+    expect(summarise("Steps:\n1. one\n2. two\n- three\n\t* four\n> five\n### six")).toBe(
+      "Steps: one two three four five six"
+    )
   })
 
   it("strips one marker per line", () => {
@@ -249,7 +251,12 @@ describe("summariseForBuffer — step 8: 200-rune cut", () => {
   })
 
   it("is at most 201 runes", () => {
-    for (const text of ["a".repeat(5000), `${words(999)}.`, "😀 ".repeat(400), `${"x".repeat(150)}. ${"y".repeat(300)}`]) {
+    for (const text of [
+      "a".repeat(5000),
+      `${words(999)}.`,
+      "😀 ".repeat(400),
+      `${"x".repeat(150)}. ${"y".repeat(300)}`
+    ]) {
       expect(runeCount(summarise(text))).toBeLessThanOrEqual(201)
     }
   })
@@ -308,7 +315,10 @@ describe("pushLine", () => {
   })
 
   it("keeps the default 20 lines after 25 appends", () => {
-    const lines = Array.from({ length: 25 }, (_, i) => `l${i + 1}`).reduce<ReadonlyArray<string>>((acc, l) => pushLine(acc, l, 20), [])
+    const lines = Array.from({ length: 25 }, (_, i) => `l${i + 1}`).reduce<ReadonlyArray<string>>(
+      (acc, l) => pushLine(acc, l, 20),
+      []
+    )
     expect(lines).toEqual(Array.from({ length: 20 }, (_, i) => `l${i + 6}`))
   })
 })
@@ -326,7 +336,11 @@ describe("restoreLines", () => {
   })
 
   it("restores verbatim, without summarising again", () => {
-    const raw = ["10:00  user  **bold** `code` [t](u)", `10:01  agent  ${"a".repeat(400)}`, "Sure. free text   with  spaces"]
+    const raw = [
+      "10:00  user  **bold** `code` [t](u)",
+      `10:01  agent  ${"a".repeat(400)}`,
+      "Sure. free text   with  spaces"
+    ]
     expect(restoreLines(raw, 20)).toEqual(raw)
   })
 
@@ -341,6 +355,8 @@ describe("restoreLines", () => {
 
   it("equals clearing and appending each saved line", () => {
     const withBreaks = [...saved, "x\ny", "p\tq"]
-    expect(restoreLines(withBreaks, 20)).toEqual(withBreaks.reduce<ReadonlyArray<string>>((acc, l) => pushLine(acc, l, 20), []))
+    expect(restoreLines(withBreaks, 20)).toEqual(
+      withBreaks.reduce<ReadonlyArray<string>>((acc, l) => pushLine(acc, l, 20), [])
+    )
   })
 })

@@ -26,11 +26,18 @@ export const zone: TrustZone = {
 /** A macOS-like workspace under `/tmp`, which resolves to `/private/tmp`. */
 export const tmpZone: TrustZone = { cwd: "/tmp/ws", roots: ["/tmp/ws"], realpath }
 
-export const call = (name: string, args: unknown): ToolCall => ({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) })
+export const call = (name: string, args: unknown): ToolCall => ({
+  name,
+  arguments: typeof args === "string" ? args : JSON.stringify(args)
+})
 
 export const shell = (command: string): ToolCall => call("shell", { command })
 
-export const assistant = (...toolCalls: ReadonlyArray<ToolCall>): ChatMessage => ({ role: "assistant", content: "", toolCalls })
+export const assistant = (...toolCalls: ReadonlyArray<ToolCall>): ChatMessage => ({
+  role: "assistant",
+  content: "",
+  toolCalls
+})
 
 export const wrap = (label: string, body = "external text", nonce = "0123456789abcdef") =>
   `<untrusted_content_${nonce} source="${label}">${body}</untrusted_content_${nonce}>`
@@ -64,5 +71,20 @@ export const TRUSTED_CALLS: ReadonlyArray<ToolCall> = [
   call("memory", { action: "add" })
 ]
 
-export const TAINTING_LABELS: ReadonlyArray<string> = ["attachment:x", "attachment:y", "https://example.com/a", "", "telegram:forward", "src/main.go"]
-export const TRUSTED_LABELS: ReadonlyArray<string> = ["tool:read_file", "compaction", "episode", "project:AGENTS.md", "bg", "pure_tool:now", "plan"]
+export const TAINTING_LABELS: ReadonlyArray<string> = [
+  "attachment:x",
+  "attachment:y",
+  "https://example.com/a",
+  "",
+  "telegram:forward",
+  "src/main.go"
+]
+export const TRUSTED_LABELS: ReadonlyArray<string> = [
+  "tool:read_file",
+  "compaction",
+  "episode",
+  "project:AGENTS.md",
+  "bg",
+  "pure_tool:now",
+  "plan"
+]

@@ -27,7 +27,10 @@ const judgedCall = (taintWeight: number) =>
 const judgedLabel = (taintWeight: number) =>
   fc.oneof(
     { weight: taintWeight, arbitrary: fc.constantFrom(...TAINTING_LABELS).map((label) => ({ label, taints: true })) },
-    { weight: 100 - taintWeight, arbitrary: fc.constantFrom(...TRUSTED_LABELS).map((label) => ({ label, taints: false })) }
+    {
+      weight: 100 - taintWeight,
+      arbitrary: fc.constantFrom(...TRUSTED_LABELS).map((label) => ({ label, taints: false }))
+    }
   )
 
 const prose = fc.constantFrom("", "fix the lexer", "see <untrusted_content_ in the docs", "done.", "ok ")
@@ -35,12 +38,18 @@ const prose = fc.constantFrom("", "fix the lexer", "see <untrusted_content_ in t
 /** Messages of every role; `taintWeight` percent of calls and labels taint. */
 const judgedMessage = (taintWeight: number): fc.Arbitrary<Judged> =>
   fc.oneof(
-    fc.record({ calls: fc.array(judgedCall(taintWeight), { minLength: 1, maxLength: 3 }), text: prose }).map(({ calls, text }) => ({
-      message: { role: "assistant" as const, content: text, toolCalls: calls.map((c) => c.call) },
-      taints: calls.some((c) => c.taints)
-    })),
     fc
-      .record({ role: fc.constantFrom("user" as const, "system" as const, "assistant" as const), labels: fc.array(judgedLabel(taintWeight), { maxLength: 2 }), text: prose })
+      .record({ calls: fc.array(judgedCall(taintWeight), { minLength: 1, maxLength: 3 }), text: prose })
+      .map(({ calls, text }) => ({
+        message: { role: "assistant" as const, content: text, toolCalls: calls.map((c) => c.call) },
+        taints: calls.some((c) => c.taints)
+      })),
+    fc
+      .record({
+        role: fc.constantFrom("user" as const, "system" as const, "assistant" as const),
+        labels: fc.array(judgedLabel(taintWeight), { maxLength: 2 }),
+        text: prose
+      })
       .map(({ role, labels, text }) => ({
         message: { role, content: text + labels.map((l) => wrap(l.label)).join(text) },
         taints: labels.some((l) => l.taints)
@@ -52,24 +61,30 @@ const judgedMessage = (taintWeight: number): fc.Arbitrary<Judged> =>
     }))
   )
 
-const firstOccurrenceUnion = (parts: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<string> => [...new Set(parts.flat())]
+const firstOccurrenceUnion = (parts: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<string> => [
+  ...new Set(parts.flat())
+]
 
 describe("provenance properties", () => {
   it("(1) union law: the sources of a concatenation are the first-occurrence union of the parts' sources (§5.5.1)", () => {
     let ordered = 0
     fc.assert(
-      fc.property(fc.array(judgedMessage(30), { minLength: 2, maxLength: 30 }), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), (judged, rawCuts) => {
-        const messages = judged.map((j) => j.message)
-        const cuts = [...new Set(rawCuts.map((c) => c % (messages.length + 1)))].sort((a, b) => a - b)
-        const bounds = [0, ...cuts, messages.length]
-        const parts = bounds.slice(1).map((end, k) => messages.slice(bounds[k], end))
-        const partSources = parts.map((p) => episodeTaintSources(p, zone))
-        const whole = episodeTaintSources(messages, zone)
-        expect(whole).toEqual(firstOccurrenceUnion(partSources))
-        // and the oracle agrees on whether there is any source at all
-        expect(whole.length > 0).toBe(judged.some((j) => j.taints))
-        if (partSources.filter((s) => s.length > 0).length >= 2) ordered++
-      }),
+      fc.property(
+        fc.array(judgedMessage(30), { minLength: 2, maxLength: 30 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+        (judged, rawCuts) => {
+          const messages = judged.map((j) => j.message)
+          const cuts = [...new Set(rawCuts.map((c) => c % (messages.length + 1)))].sort((a, b) => a - b)
+          const bounds = [0, ...cuts, messages.length]
+          const parts = bounds.slice(1).map((end, k) => messages.slice(bounds[k], end))
+          const partSources = parts.map((p) => episodeTaintSources(p, zone))
+          const whole = episodeTaintSources(messages, zone)
+          expect(whole).toEqual(firstOccurrenceUnion(partSources))
+          // and the oracle agrees on whether there is any source at all
+          expect(whole.length > 0).toBe(judged.some((j) => j.taints))
+          if (partSources.filter((s) => s.length > 0).length >= 2) ordered++
+        }
+      ),
       { numRuns: 1000 }
     )
     // the law is only interesting when several parts contribute sources
@@ -86,27 +101,35 @@ describe("provenance properties", () => {
     let untainted = 0
     let trimmedOnly = 0
     fc.assert(
-      fc.property(fc.array(judgedMessage(25), { minLength: 4, maxLength: 24 }), fc.array(save, { minLength: 1, maxLength: 8 }), (history, saves) => {
-        let flag = false
-        let seen = false
-        let length = 0
-        for (const s of saves) {
-          length = Math.min(history.length, length + s.grow)
-          // an arbitrary trimming or compaction of the history so far: a dropped prefix and any subset, in order
-          const saved = history.slice(0, length).filter((_, i) => i >= s.dropPrefix && s.keep[i] === true)
-          flag = stickyEpisodeUntrusted(flag, saved.map((j) => j.message), zone)
-          seen ||= saved.some((j) => j.taints)
-          expect(flag).toBe(seen)
-          const p = deriveSessionProvenance({ messages: saved.map((j) => j.message), episodeUntrusted: flag }, zone)
-          expect(p.untrusted === true).toBe(seen)
-          if (seen && !saved.some((j) => j.taints)) {
-            expect(p.sources).toEqual(["trimmed_history"])
-            trimmedOnly++
+      fc.property(
+        fc.array(judgedMessage(25), { minLength: 4, maxLength: 24 }),
+        fc.array(save, { minLength: 1, maxLength: 8 }),
+        (history, saves) => {
+          let flag = false
+          let seen = false
+          let length = 0
+          for (const s of saves) {
+            length = Math.min(history.length, length + s.grow)
+            // an arbitrary trimming or compaction of the history so far: a dropped prefix and any subset, in order
+            const saved = history.slice(0, length).filter((_, i) => i >= s.dropPrefix && s.keep[i] === true)
+            flag = stickyEpisodeUntrusted(
+              flag,
+              saved.map((j) => j.message),
+              zone
+            )
+            seen ||= saved.some((j) => j.taints)
+            expect(flag).toBe(seen)
+            const p = deriveSessionProvenance({ messages: saved.map((j) => j.message), episodeUntrusted: flag }, zone)
+            expect(p.untrusted === true).toBe(seen)
+            if (seen && !saved.some((j) => j.taints)) {
+              expect(p.sources).toEqual(["trimmed_history"])
+              trimmedOnly++
+            }
           }
+          if (seen) tainted++
+          else untainted++
         }
-        if (seen) tainted++
-        else untainted++
-      }),
+      ),
       { numRuns: 1000 }
     )
     expect(tainted).toBeGreaterThan(300)
@@ -145,14 +168,22 @@ describe("provenance properties", () => {
     const canonical = fc.record(
       {
         untrusted: fc.constant(true as const),
-        sources: fc.array(fc.constantFrom("read_file", "web_search", "trimmed_history", "attachment:x"), { minLength: 1, maxLength: 3 }),
+        sources: fc.array(fc.constantFrom("read_file", "web_search", "trimmed_history", "attachment:x"), {
+          minLength: 1,
+          maxLength: 3
+        }),
         user_approved: fc.constant(true as const),
         auto_approved: fc.constant(true as const)
       },
       { requiredKeys: [] }
     )
     const loose = fc.record(
-      { untrusted: fc.boolean(), sources: fc.array(fc.string(), { maxLength: 2 }), user_approved: fc.boolean(), auto_approved: fc.boolean() },
+      {
+        untrusted: fc.boolean(),
+        sources: fc.array(fc.string(), { maxLength: 2 }),
+        user_approved: fc.boolean(),
+        auto_approved: fc.boolean()
+      },
       { requiredKeys: [] }
     )
     fc.assert(

@@ -16,41 +16,83 @@ import {
   untrustedIngested,
   wrapperLabels
 } from "../../../src/domain/sessions/provenance.js"
-import { assistant, call, shell, system, tmpZone, tool, TAINTING_CALLS, TRUSTED_CALLS, user, wrap, zone } from "./fixtures.js"
+import {
+  assistant,
+  call,
+  shell,
+  system,
+  tmpZone,
+  tool,
+  TAINTING_CALLS,
+  TRUSTED_CALLS,
+  user,
+  wrap,
+  zone
+} from "./fixtures.js"
 
 const taints = (name: string, args: unknown, z = zone) => toolCallTaintsEpisode(call(name, args), z)
 
 describe("toolCallTaintsEpisode (§5.3)", () => {
   describe("rule 1: MCP adapter names", () => {
-    it.each(["srv__tool", "github__get_issue", "a__b", "__", "read_file__x", "memory__add"])("%j taints whatever its arguments", (name) => {
-      expect(taints(name, { path: "internal/x.go" })).toBe(true)
-      expect(taints(name, "")).toBe(true)
-    })
+    it.each(["srv__tool", "github__get_issue", "a__b", "__", "read_file__x", "memory__add"])(
+      "%j taints whatever its arguments",
+      (name) => {
+        expect(taints(name, { path: "internal/x.go" })).toBe(true)
+        expect(taints(name, "")).toBe(true)
+      }
+    )
     it("a single underscore is not an MCP name", () => {
       expect(taints("write_file", { path: "a" })).toBe(false)
     })
   })
 
   describe("rule 2: always-external tools", () => {
-    it.each(["browser", "http_batch", "transcribe", "session_search", "web_search", "vision", "delegate_tasks", "http_request", "artifact_read"])(
-      "%j taints",
-      (name) => {
-        expect(taints(name, {})).toBe(true)
-        expect(taints(name, "")).toBe(true)
-      }
-    )
+    it.each([
+      "browser",
+      "http_batch",
+      "transcribe",
+      "session_search",
+      "web_search",
+      "vision",
+      "delegate_tasks",
+      "http_request",
+      "artifact_read"
+    ])("%j taints", (name) => {
+      expect(taints(name, {})).toBe(true)
+      expect(taints(name, "")).toBe(true)
+    })
   })
 
   describe("rule 3: path-reading tools", () => {
-    const PATH_TOOLS = ["read_file", "search_files", "multi_grep", "batch_read", "json_query", "head_tail", "count_lines", "checksum", "word_count", "sort", "tr", "diff", "file_info", "glob", "tree", "base64"]
+    const PATH_TOOLS = [
+      "read_file",
+      "search_files",
+      "multi_grep",
+      "batch_read",
+      "json_query",
+      "head_tail",
+      "count_lines",
+      "checksum",
+      "word_count",
+      "sort",
+      "tr",
+      "diff",
+      "file_info",
+      "glob",
+      "tree",
+      "base64"
+    ]
 
-    it.each(PATH_TOOLS)("%j: outside taints, inside does not, invalid or empty JSON taints, no path is the workspace", (name) => {
-      expect(taints(name, { path: "/etc/hosts" })).toBe(true)
-      expect(taints(name, { path: "internal/x.go" })).toBe(false)
-      expect(taints(name, "")).toBe(true)
-      expect(taints(name, "{not json")).toBe(true)
-      expect(taints(name, {})).toBe(false)
-    })
+    it.each(PATH_TOOLS)(
+      "%j: outside taints, inside does not, invalid or empty JSON taints, no path is the workspace",
+      (name) => {
+        expect(taints(name, { path: "/etc/hosts" })).toBe(true)
+        expect(taints(name, { path: "internal/x.go" })).toBe(false)
+        expect(taints(name, "")).toBe(true)
+        expect(taints(name, "{not json")).toBe(true)
+        expect(taints(name, {})).toBe(false)
+      }
+    )
 
     it.each([
       ["/etc/hosts", true],
@@ -217,12 +259,26 @@ describe("labelTaintsEpisode (§5.4.2)", () => {
     expect(labelTaintsEpisode(label)).toBe(false)
   })
 
-  it.each(["attachment:x", "src/main.go", "@src/main.go", "notes.md", "https://example.com", "telegram:forward", "telegram:voice", "telegram:caption", "telegram:media", "external:feed", "", "Compaction", "tool", "projects:x", "episodes", " bg"])(
-    "%j taints",
-    (label) => {
-      expect(labelTaintsEpisode(label)).toBe(true)
-    }
-  )
+  it.each([
+    "attachment:x",
+    "src/main.go",
+    "@src/main.go",
+    "notes.md",
+    "https://example.com",
+    "telegram:forward",
+    "telegram:voice",
+    "telegram:caption",
+    "telegram:media",
+    "external:feed",
+    "",
+    "Compaction",
+    "tool",
+    "projects:x",
+    "episodes",
+    " bg"
+  ])("%j taints", (label) => {
+    expect(labelTaintsEpisode(label)).toBe(true)
+  })
 })
 
 describe("episodeTaintSources (§5.5)", () => {
@@ -238,11 +294,22 @@ describe("episodeTaintSources (§5.5)", () => {
   it("calls come before labels within a message, messages in order, duplicates keep their first place", () => {
     const messages: ReadonlyArray<ChatMessage> = [
       user(`${wrap("attachment:b")}${wrap("attachment:a")}`),
-      { role: "assistant", content: wrap("https://x"), toolCalls: [call("web_search", {}), call("read_file", { path: "/etc/hosts" })] },
+      {
+        role: "assistant",
+        content: wrap("https://x"),
+        toolCalls: [call("web_search", {}), call("read_file", { path: "/etc/hosts" })]
+      },
       assistant(call("read_file", { path: "/etc/passwd" }), call("srv__t", {})),
       system(wrap("attachment:a"))
     ]
-    expect(episodeTaintSources(messages, zone)).toEqual(["attachment:b", "attachment:a", "web_search", "read_file", "https://x", "srv__t"])
+    expect(episodeTaintSources(messages, zone)).toEqual([
+      "attachment:b",
+      "attachment:a",
+      "web_search",
+      "read_file",
+      "https://x",
+      "srv__t"
+    ])
   })
 
   it("tool-role content is never scanned; other roles are", () => {
@@ -275,8 +342,20 @@ describe("stickyEpisodeUntrusted (§5.6)", () => {
   })
 
   it("§5.6.2 legacy sessions derive the flag from the messages present", () => {
-    expect(stickyEpisodeUntrusted(false, [assistant(call("read_file", { path: "/etc/hosts" })), tool("read_file", wrap("tool:read_file"))], zone)).toBe(true)
-    expect(stickyEpisodeUntrusted(false, [assistant(call("read_file", { path: "main.go" })), tool("read_file", wrap("tool:read_file"))], zone)).toBe(false)
+    expect(
+      stickyEpisodeUntrusted(
+        false,
+        [assistant(call("read_file", { path: "/etc/hosts" })), tool("read_file", wrap("tool:read_file"))],
+        zone
+      )
+    ).toBe(true)
+    expect(
+      stickyEpisodeUntrusted(
+        false,
+        [assistant(call("read_file", { path: "main.go" })), tool("read_file", wrap("tool:read_file"))],
+        zone
+      )
+    ).toBe(false)
     expect(stickyEpisodeUntrusted(false, [user("hi"), { role: "assistant", content: "hello" }], zone)).toBe(false)
   })
 })
@@ -290,41 +369,78 @@ describe("deriveSessionProvenance (§5.7) and the session-less end (§5.8)", () 
   })
 
   it("history sources are named, and trimmed_history is not added even when the flag is set too", () => {
-    expect(deriveSessionProvenance({ messages: [tainting], episodeUntrusted: false }, zone)).toEqual({ untrusted: true, sources: ["web_search"] })
-    expect(deriveSessionProvenance({ messages: [tainting], episodeUntrusted: true }, zone)).toEqual({ untrusted: true, sources: ["web_search"] })
+    expect(deriveSessionProvenance({ messages: [tainting], episodeUntrusted: false }, zone)).toEqual({
+      untrusted: true,
+      sources: ["web_search"]
+    })
+    expect(deriveSessionProvenance({ messages: [tainting], episodeUntrusted: true }, zone)).toEqual({
+      untrusted: true,
+      sources: ["web_search"]
+    })
   })
 
   it("the sticky flag alone → trimmed_history", () => {
-    expect(deriveSessionProvenance({ messages: [user("hi")], episodeUntrusted: true }, zone)).toEqual({ untrusted: true, sources: ["trimmed_history"] })
+    expect(deriveSessionProvenance({ messages: [user("hi")], episodeUntrusted: true }, zone)).toEqual({
+      untrusted: true,
+      sources: ["trimmed_history"]
+    })
   })
 
   it("otherwise trusted {}", () => {
-    expect(deriveSessionProvenance({ messages: [user("hi"), assistant(shell("go test ./..."))], episodeUntrusted: false }, zone)).toEqual({})
+    expect(
+      deriveSessionProvenance(
+        { messages: [user("hi"), assistant(shell("go test ./..."))], episodeUntrusted: false },
+        zone
+      )
+    ).toEqual({})
     expect(TRUSTED_PROVENANCE).toEqual({})
   })
 })
 
 describe("untrustedIngested vs the episode taint (§5.9)", () => {
-  const readWorkspace = [assistant(call("read_file", { path: "internal/x.go" })), tool("read_file", wrap("tool:read_file", "package x"))]
+  const readWorkspace = [
+    assistant(call("read_file", { path: "internal/x.go" })),
+    tool("read_file", wrap("tool:read_file", "package x"))
+  ]
   const localShell = [assistant(shell("go test ./...")), tool("shell", wrap("tool:shell", "ok"))]
-  const readOutside = [assistant(call("read_file", { path: "/etc/hosts" })), tool("read_file", wrap("tool:read_file", "127.0.0.1 localhost"))]
+  const readOutside = [
+    assistant(call("read_file", { path: "/etc/hosts" })),
+    tool("read_file", wrap("tool:read_file", "127.0.0.1 localhost"))
+  ]
   const recalled = [system(wrap("episode", "Earlier the user fixed the lexer.")), user("continue")]
   const project = [system(wrap("project:AGENTS.md", "Use tabs."))]
-  const ENGINE = ["compaction", "plan", "plan_remaining", "memory", "persisted_system", "progress_summary", "completed_effects", "skill", "extended_memory", "return_after_break", "pure_tool:now"]
+  const ENGINE = [
+    "compaction",
+    "plan",
+    "plan_remaining",
+    "memory",
+    "persisted_system",
+    "progress_summary",
+    "completed_effects",
+    "skill",
+    "extended_memory",
+    "return_after_break",
+    "pure_tool:now"
+  ]
   const engine = ENGINE.map((label) => system(wrap(label)))
 
   it.each([
     ["read_file of a workspace file (output wrapped tool:read_file)", readWorkspace, false, true],
     ["local shell `go test ./...`", localShell, false, true],
     ["read_file /etc/hosts", readOutside, true, true],
-    ["recalled episode injected (source=\"episode\")", recalled, false, true],
+    ['recalled episode injected (source="episode")', recalled, false, true],
     ["project instructions project:AGENTS.md", project, false, true],
     ["attachment in a user message", [user(wrap("attachment:report.pdf"))], true, true],
     ["@-ref in a user message", [user(wrap("src/main.go"))], true, true],
     ["forward in a user message", [user(wrap("telegram:forward"))], true, true],
     ["engine context (compaction, plan, memory, skill, …)", engine, false, false],
     ["background-job notice", [system(wrap("bg", "job 3 finished"))], false, true],
-    ["trimmed untrusted tool output marker", [tool("read_file", "[tool output trimmed: untrusted content, 48213 bytes dropped to fit context budget]")], false, true]
+    [
+      "trimmed untrusted tool output marker",
+      [tool("read_file", "[tool output trimmed: untrusted content, 48213 bytes dropped to fit context budget]")],
+      false,
+      true
+    ]
   ] as const)("%s: episode %j, ingested %j", (_, messages, episode, ingested) => {
     expect(stickyEpisodeUntrusted(false, messages, zone)).toBe(episode)
     expect(untrustedIngested(messages)).toBe(ingested)
@@ -355,10 +471,16 @@ describe("EpisodeProvenance", () => {
     expect(encode(decode(spec))).toEqual(spec)
     expect(decode({})).toEqual({})
     expect(encode({})).toEqual({})
-    expect(encode({ untrusted: false, sources: [], user_approved: true, auto_approved: false })).toEqual({ user_approved: true })
-    expect(decode({ untrusted: false, sources: [], user_approved: null, auto_approved: true })).toEqual({ auto_approved: true })
+    expect(encode({ untrusted: false, sources: [], user_approved: true, auto_approved: false })).toEqual({
+      user_approved: true
+    })
+    expect(decode({ untrusted: false, sources: [], user_approved: null, auto_approved: true })).toEqual({
+      auto_approved: true
+    })
     expect(decode({ untrusted: true, sources: null, extra: 1 })).toEqual({ untrusted: true })
-    expect(Schema.encodeSync(Json)({ untrusted: true, sources: ["web_search"], user_approved: true })).toBe('{"untrusted":true,"sources":["web_search"],"user_approved":true}')
+    expect(Schema.encodeSync(Json)({ untrusted: true, sources: ["web_search"], user_approved: true })).toBe(
+      '{"untrusted":true,"sources":["web_search"],"user_approved":true}'
+    )
   })
 
   it("rejects the wrong types", () => {

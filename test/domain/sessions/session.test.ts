@@ -28,7 +28,8 @@ const record = (message: ChatMessage, bufferLine?: string): SessionCommand => ({
   bufferCapacity: 3,
   at
 })
-const apply = (state: SessionState, c: SessionCommand) => Either.getOrThrow(decideSession(c, state)).reduce(evolveSession, state)
+const apply = (state: SessionState, c: SessionCommand) =>
+  Either.getOrThrow(decideSession(c, state)).reduce(evolveSession, state)
 
 describe("session aggregate", () => {
   it("records messages, buffer lines in a ring, and the user turn count", () => {
@@ -110,7 +111,10 @@ describe("session aggregate", () => {
 
 describe("tool effect classes", () => {
   it("each call is recorded with the class its taint is judged by", () => {
-    const c = (name: string, args: object | string) => ({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) })
+    const c = (name: string, args: object | string) => ({
+      name,
+      arguments: typeof args === "string" ? args : JSON.stringify(args)
+    })
     expect(toolEffect(c("read_file", { path: "src/a.ts" }), zone)).toBe("read_workspace")
     expect(toolEffect(c("read_file", { path: "/etc/hosts" }), zone)).toBe("read_outside")
     expect(toolEffect(c("web_search", { q: "x" }), zone)).toBe("external")
@@ -119,7 +123,13 @@ describe("tool effect classes", () => {
     expect(toolEffect(c("shell", { command: "git push origin main" }), zone)).toBe("command_network")
     expect(toolEffect(c("shell", { command: "frobnicate --all" }), zone)).toBe("command_unknown")
     expect(toolEffect(c("write_file", { path: "/etc/x" }), zone)).toBe("other")
-    const r = decideSession({ ...(record(call("shell", { command: "curl https://x" })) as Extract<SessionCommand, { _tag: "RecordMessage" }>), effects: ["command_network"] }, initialSession)
+    const r = decideSession(
+      {
+        ...(record(call("shell", { command: "curl https://x" })) as Extract<SessionCommand, { _tag: "RecordMessage" }>),
+        effects: ["command_network"]
+      },
+      initialSession
+    )
     expect(Either.getOrThrow(r)[0]).toMatchObject({ _tag: "MessageRecorded", effects: ["command_network"] })
   })
 })

@@ -34,15 +34,15 @@ const TABLE: ReadonlyArray<readonly [string, ReadonlyArray<ShellEffect>]> = [
   ["python3 -m pytest -q", [L]],
   ["node_modules/.bin/vitest run", [L]],
   ["/usr/bin/env python3 script.py", [L]],
-  ["FOO=1 BAR=\"a b\" npm test", [L]],
+  ['FOO=1 BAR="a b" npm test', [L]],
   ["sudo -u www-data ls /var/www", [L]],
   ["timeout 10 make test", [L]],
   ["time go build ./...", [L]],
   ["nohup node server.js > out.log 2>&1 &", [L]],
-  ["bash -lc \"npm test\"", [L]],
+  ['bash -lc "npm test"', [L]],
   ["(cd src && make)", [L]],
   ["{ ls; pwd; }", [L]],
-  ["for f in $(ls); do echo \"$f\"; done", [L]],
+  ['for f in $(ls); do echo "$f"; done', [L]],
   ["if [ -f x ]; then cat x; else touch x; fi", [L]],
   ["cat <<'EOF' > notes.md\n$(curl https://x)\nEOF\nls", [L]],
   ["cat <<-EOF\n\tplain text\n\tEOF", [L]],
@@ -84,7 +84,7 @@ const TABLE: ReadonlyArray<readonly [string, ReadonlyArray<ShellEffect>]> = [
   ["cat urls.txt | xargs -n1 curl -sO", [L, E]],
   ["sh -c 'curl example.com'", [E]],
   ["echo $(curl -s http://x)", [E, L]],
-  ["echo \"$(wget -q x)\"", [E, L]],
+  ['echo "$(wget -q x)"', [E, L]],
   ["echo `curl x`", [E, L]],
   ["V=$(curl -s api.example.com)", [E, L]],
   ["echo ${X:-$(curl a)}", [E, L]],
@@ -93,7 +93,7 @@ const TABLE: ReadonlyArray<readonly [string, ReadonlyArray<ShellEffect>]> = [
   ["cat <<EOF\nit's\nEOF\ncurl x", [E, L]],
   ["find . -type f -exec curl -T {} ftp://h/ \\;", [E, L, U]],
   ["git commit -m 'see https://example.com/issue/1'", [E, L]],
-  ["eval \"curl x\"", [E]],
+  ['eval "curl x"', [E]],
   // uploads
   ["curl -X POST -d @body.json http://api", [E, U]],
   ["curl -sSd 'a=b' http://api", [E, U]],
@@ -123,7 +123,7 @@ const TABLE: ReadonlyArray<readonly [string, ReadonlyArray<ShellEffect>]> = [
   ["$CC main.c", [X]],
   ["$'\\x63url' example.com", [X]],
   ["echo 'unterminated", [X]],
-  ["echo \"unterminated", [X]],
+  ['echo "unterminated', [X]],
   ["echo $(ls", [X]],
   ["bash script.sh", [X]],
   ["curl x | sh", [E, X]],
@@ -153,7 +153,8 @@ describe("classifyCommand", () => {
     const shellish = fc.stringOf(fc.constantFrom(..."ab $()`'\"\\|&;<>{}#\n-=/:.c u r l".split("")), { maxLength: 60 })
     fc.assert(
       fc.property(fc.oneof(shellish, fc.string({ maxLength: 60 })), (text) => {
-        for (const e of classifyCommand(text)) expect(["local", "network_egress", "network_upload", "unknown"]).toContain(e)
+        for (const e of classifyCommand(text))
+          expect(["local", "network_egress", "network_upload", "unknown"]).toContain(e)
       }),
       { numRuns: 2000 }
     )
@@ -165,13 +166,21 @@ describe("classifyCommand", () => {
   })
 
   it("a list of commands has the union of their effects, whatever joins them", () => {
-    const commands = TABLE.map(([c]) => c).filter((c) => !c.includes("\n") && !c.includes("#") && effects(c).length > 0 && !effects(c).includes(X))
+    const commands = TABLE.map(([c]) => c).filter(
+      (c) => !c.includes("\n") && !c.includes("#") && effects(c).length > 0 && !effects(c).includes(X)
+    )
     const joiner = fc.constantFrom(" && ", " || ", " ; ", " | ", " & ", "\n")
     fc.assert(
-      fc.property(fc.constantFrom(...commands), joiner, fc.constantFrom(...commands), fc.boolean(), (a, j, b, substitute) => {
-        const line = substitute ? `echo "$(${a})"${j}${b}` : `${a}${j}${b}`
-        expect(effects(line)).toEqual([...new Set([...effects(a), ...effects(b), ...(substitute ? [L] : [])])].sort())
-      }),
+      fc.property(
+        fc.constantFrom(...commands),
+        joiner,
+        fc.constantFrom(...commands),
+        fc.boolean(),
+        (a, j, b, substitute) => {
+          const line = substitute ? `echo "$(${a})"${j}${b}` : `${a}${j}${b}`
+          expect(effects(line)).toEqual([...new Set([...effects(a), ...effects(b), ...(substitute ? [L] : [])])].sort())
+        }
+      ),
       { numRuns: 1000 }
     )
   })

@@ -22,8 +22,17 @@ const VALUES: Readonly<Record<Slot, fc.Arbitrary<string>>> = {
   version: fc
     .tuple(fc.nat(40), fc.nat(40), fc.option(fc.nat(99), { nil: undefined }), fc.boolean())
     .map(([a, b, c, v]) => `${v ? "v" : ""}${a}.${b}${c === undefined ? "" : `.${c}`}`),
-  path: fc.tuple(fc.constantFrom("/", "~/", "./", "/var/"), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([root, s]) => root + s.join("/")),
-  url: fc.tuple(fc.constantFrom("https", "http"), segment, fc.constantFrom("example.com", "example.org", "acme.dev"), segment).map(([s, h, d, p]) => `${s}://${h}.${d}/${p}`),
+  path: fc
+    .tuple(fc.constantFrom("/", "~/", "./", "/var/"), fc.array(segment, { minLength: 1, maxLength: 4 }))
+    .map(([root, s]) => root + s.join("/")),
+  url: fc
+    .tuple(
+      fc.constantFrom("https", "http"),
+      segment,
+      fc.constantFrom("example.com", "example.org", "acme.dev"),
+      segment
+    )
+    .map(([s, h, d, p]) => `${s}://${h}.${d}/${p}`),
   ident: fc.oneof(
     fc.tuple(lower, lower).map(([a, b]) => `${a}_${b}`),
     fc.tuple(lower, lower).map(([a, b]) => `${a}${b[0]!.toUpperCase()}${b.slice(1)}`),
@@ -31,9 +40,9 @@ const VALUES: Readonly<Record<Slot, fc.Arbitrary<string>>> = {
     fc.tuple(lower, lower, fc.constantFrom("ts", "js", "py", "go")).map(([a, b, c]) => `${a}.${b}.${c}`),
     fc.stringMatching(/^[0-9a-f]{7,12}$/).filter((h) => /[a-f]/.test(h) && /[0-9]/.test(h))
   ),
-  date: fc.tuple(fc.integer({ min: 2000, max: 2040 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 })).map(
-    ([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`
-  )
+  date: fc
+    .tuple(fc.integer({ min: 2000, max: 2040 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+    .map(([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`)
 }
 
 /** Fact templates of several languages; `{kind}` is a slot. Each keeps its wording: only slot values change. */
@@ -68,7 +77,8 @@ export const TEMPLATES: ReadonlyArray<string> = [
   "{name} utrzymuje serwis {ident}"
 ]
 
-const slotsOf = (template: string): ReadonlyArray<Slot> => [...template.matchAll(/\{(\w+)\}/gu)].map((m) => m[1] as Slot)
+const slotsOf = (template: string): ReadonlyArray<Slot> =>
+  [...template.matchAll(/\{(\w+)\}/gu)].map((m) => m[1] as Slot)
 
 const fill = (template: string, values: ReadonlyArray<string>) => {
   let i = 0
@@ -84,7 +94,9 @@ const differ = (slot: Slot, a: string, b: string) => {
   const y = b.toLowerCase().replace(/^v(?=\d)/u, "")
   if (slot === "word") return x[0] !== y[0]
   const [short, long] = x.length <= y.length ? [x, y] : [y, x]
-  return slot === "name" ? x !== y && !(long.startsWith(short) && ["s", "es", "d", "ed"].includes(long.slice(short.length))) : x !== y
+  return slot === "name"
+    ? x !== y && !(long.startsWith(short) && ["s", "es", "d", "ed"].includes(long.slice(short.length)))
+    : x !== y
 }
 
 /**
@@ -94,30 +106,45 @@ const differ = (slot: Slot, a: string, b: string) => {
 export const differentPair = (templates: ReadonlyArray<string> = TEMPLATES) =>
   fc.constantFrom(...templates).chain((template) => {
     const slots = slotsOf(template)
-    return fc
-      .tuple(
-        fc.tuple(...slots.map((s) => VALUES[s])),
-        fc.tuple(...slots.map((s) => VALUES[s])),
-        fc.array(fc.boolean(), { minLength: slots.length, maxLength: slots.length }),
-        fc.nat(slots.length - 1),
-        fc.constantFrom("plain", "plain", "echo", "near")
-      )
-      .map(([drawn, drawnB, change, forced, variant]) => {
-        const twinOf = slots.findIndex((s, i) => i !== forced && s === slots[forced])
-        // echo: the entry repeats a value ("maps 8080 to 8080"), and the new text changes one of the two
-        const a = variant === "echo" && twinOf >= 0 ? drawn.map((v, i) => (i === twinOf ? drawn[forced]! : v)) : drawn
-        // near: a name one letter longer ("Mark" / "Marko"), which only a careless stemmer would take for the same
-        const b = variant === "near" && slots[forced] === "name" ? drawnB.map((v, i) => (i === forced ? `${a[forced]!}o` : v)) : drawnB
-        // two slots of one kind swapped ("from MySQL to Postgres" / "from Postgres to MySQL"), when the template has them
-        const twin = slots.findIndex((s, i) => i !== forced && s === slots[forced])
-        const swapped = variant === "plain" && twin >= 0 && change[forced] === true
-        const incomingValues = swapped
-          ? a.map((v, i) => (i === forced ? a[twin]! : i === twin ? a[forced]! : v))
-          : a.map((v, i) => (i === forced || change[i] ? b[i]! : v))
-        return { template, slots, existing: fill(template, a), incoming: fill(template, incomingValues), a, b: incomingValues }
-      })
-      // every changed slot really changes (a value drawn equal to the old one is no change), and at least one does
-      .filter(({ a, b }) => a.every((v, i) => v === b[i] || differ(slots[i]!, v, b[i]!)) && a.some((v, i) => v !== b[i]))
+    return (
+      fc
+        .tuple(
+          fc.tuple(...slots.map((s) => VALUES[s])),
+          fc.tuple(...slots.map((s) => VALUES[s])),
+          fc.array(fc.boolean(), { minLength: slots.length, maxLength: slots.length }),
+          fc.nat(slots.length - 1),
+          fc.constantFrom("plain", "plain", "echo", "near")
+        )
+        .map(([drawn, drawnB, change, forced, variant]) => {
+          const twinOf = slots.findIndex((s, i) => i !== forced && s === slots[forced])
+          // echo: the entry repeats a value ("maps 8080 to 8080"), and the new text changes one of the two
+          const a = variant === "echo" && twinOf >= 0 ? drawn.map((v, i) => (i === twinOf ? drawn[forced]! : v)) : drawn
+          // near: a name one letter longer ("Mark" / "Marko"), which only a careless stemmer would take for the same
+          const b =
+            variant === "near" && slots[forced] === "name"
+              ? drawnB.map((v, i) => (i === forced ? `${a[forced]!}o` : v))
+              : drawnB
+          // two slots of one kind swapped ("from MySQL to Postgres" / "from Postgres to MySQL"), when the template has
+          // them
+          const twin = slots.findIndex((s, i) => i !== forced && s === slots[forced])
+          const swapped = variant === "plain" && twin >= 0 && change[forced] === true
+          const incomingValues = swapped
+            ? a.map((v, i) => (i === forced ? a[twin]! : i === twin ? a[forced]! : v))
+            : a.map((v, i) => (i === forced || change[i] ? b[i]! : v))
+          return {
+            template,
+            slots,
+            existing: fill(template, a),
+            incoming: fill(template, incomingValues),
+            a,
+            b: incomingValues
+          }
+        })
+        // every changed slot really changes (a value drawn equal to the old one is no change), and at least one does
+        .filter(
+          ({ a, b }) => a.every((v, i) => v === b[i] || differ(slots[i]!, v, b[i]!)) && a.some((v, i) => v !== b[i])
+        )
+    )
   })
 
 /** A restatement: the same filled template, extended by a clause of its own, or given again with other spacing/case. */
@@ -125,6 +152,9 @@ export const restatementPair = (templates: ReadonlyArray<string> = TEMPLATES) =>
   fc.constantFrom(...templates).chain((template) => {
     const slots = slotsOf(template)
     return fc
-      .tuple(fc.tuple(...slots.map((s) => VALUES[s])), fc.constantFrom("", ".", " (confirmed)", ", since last week", " and more", " too"))
+      .tuple(
+        fc.tuple(...slots.map((s) => VALUES[s])),
+        fc.constantFrom("", ".", " (confirmed)", ", since last week", " and more", " too")
+      )
       .map(([a, tail]) => ({ template, existing: fill(template, a), incoming: `${fill(template, a)}${tail}` }))
   })

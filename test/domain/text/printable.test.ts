@@ -5,7 +5,11 @@ import { printable, printableLines } from "../../../src/domain/text/printable.js
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u
 const controls = ["\n", "\r", "\t", "\u001b", "\u0000", "\u007f", "\u009b", "\u2028", "\u202e", "\u2066"]
 // half the characters are the troublesome ones, so most strings carry several
-const text = fc.string({ unit: fc.oneof(fc.constantFrom(...controls), fc.constantFrom("a", " ", "é", "王", "[", "3", "m", "u")), minLength: 1, maxLength: 40 })
+const text = fc.string({
+  unit: fc.oneof(fc.constantFrom(...controls), fc.constantFrom("a", " ", "é", "王", "[", "3", "m", "u")),
+  minLength: 1,
+  maxLength: 40
+})
 
 describe("printable (what the CLI lets reach a terminal)", () => {
   it("escapes escape sequences and line breaks, visibly", () => {
