@@ -30,7 +30,7 @@ import {
 import {
   episodeUntrusted,
   type SessionCommand,
-  SessionError,
+  SessionAlreadyEnded,
   type SessionEvent,
   type SessionState,
   userTurns
@@ -305,8 +305,7 @@ export const endUnrecordedSession = Effect.fn("endUnrecordedSession")(function* 
 const beginSessionEnd = (sessionId: string) =>
   Effect.gen(function* () {
     const current = yield* loadSession(sessionId)
-    if (current.state.ended)
-      return yield* Effect.fail(new SessionError({ text: "memory: this session has ended; start a new one" }))
+    if (current.state.ended) return yield* Effect.fail(new SessionAlreadyEnded())
     // even the local (extractive) end is two writes, the session's end and then its episode: a crash between them
     // must leave the episode owed, not lost
     if (skipReason(yield* Settings, current.state) === undefined) yield* markExtractionPending(sessionId)

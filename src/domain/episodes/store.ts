@@ -1,3 +1,5 @@
+import { MemoryDisabled } from "../kernel/errors.js"
+import { Instant } from "../kernel/Instant.js"
 import { Either, Schema } from "effect"
 import { EpisodeProvenance, isPendingReview, trustRank } from "../sessions/provenance.js"
 import { summariesDiffer } from "../text/distinguishing.js"
@@ -11,8 +13,6 @@ const absurd = (x: never): never => x
  * journal is the only source of trust: `index.json` is a projection an agent could edit, so nothing read back from
  * it can approve an episode (docs/EPISODES.md).
  */
-
-const Instant = Schema.String
 
 /** The taint source recorded when the scanner refused an episode's summary. */
 export const GUARD_SOURCE = "guard:episode-summary"
@@ -91,27 +91,39 @@ export const EpisodeEvent = Schema.Union(
 export type EpisodeEvent = typeof EpisodeEvent.Type
 
 /** The closest existing episode to a new summary, as the app's embedder found it (absent: none, or a failure). */
-export interface DedupMatch {
-  readonly sessionId: string
-  readonly similarity: number
-}
+export const DedupMatch = Schema.Struct({ sessionId: Schema.String, similarity: Schema.Number })
+export type DedupMatch = typeof DedupMatch.Type
 
-export type EpisodeCommand =
-  | {
-      readonly _tag: "StoreEpisode"
-      readonly sessionId: string
-      readonly summary: string
-      readonly turns: number
-      readonly provenance: EpisodeProvenance
-      readonly source: SummarySource
-      readonly match?: DedupMatch | undefined
-      readonly at: string
-    }
-  | { readonly _tag: "PromoteEpisode"; readonly sessionId: string; readonly at: string }
-  | { readonly _tag: "DiscardEpisode"; readonly sessionId: string; readonly at: string }
-  | { readonly _tag: "PruneEpisodes"; readonly at: string }
-  | { readonly _tag: "MarkExtractionPending"; readonly sessionId: string; readonly at: string }
-  | { readonly _tag: "SettleExtraction"; readonly sessionId: string; readonly outcome: string; readonly at: string }
+export const StoreEpisode = Schema.TaggedStruct("StoreEpisode", {
+  sessionId: Schema.String,
+  summary: Schema.String,
+  turns: Schema.Number,
+  provenance: EpisodeProvenance,
+  source: SummarySource,
+  match: Schema.optional(DedupMatch),
+  at: Instant
+})
+export const PromoteEpisode = Schema.TaggedStruct("PromoteEpisode", { sessionId: Schema.String, at: Instant })
+export const DiscardEpisode = Schema.TaggedStruct("DiscardEpisode", { sessionId: Schema.String, at: Instant })
+export const PruneEpisodes = Schema.TaggedStruct("PruneEpisodes", { at: Instant })
+export const MarkExtractionPending = Schema.TaggedStruct("MarkExtractionPending", {
+  sessionId: Schema.String,
+  at: Instant
+})
+export const SettleExtraction = Schema.TaggedStruct("SettleExtraction", {
+  sessionId: Schema.String,
+  outcome: Schema.String,
+  at: Instant
+})
+export const EpisodeCommand = Schema.Union(
+  StoreEpisode,
+  PromoteEpisode,
+  DiscardEpisode,
+  PruneEpisodes,
+  MarkExtractionPending,
+  SettleExtraction
+)
+export type EpisodeCommand = typeof EpisodeCommand.Type
 
 export interface EpisodeStoreState {
   /** In the order they were stored; `newestFirst` gives the order every reader sees. */
@@ -134,13 +146,40 @@ export interface EpisodePolicy {
   readonly autoApprove: boolean
 }
 
-export class EpisodeError extends Schema.TaggedError<EpisodeError>()("EpisodeError", { text: Schema.String }) {
+/** A session id an episode cannot have: it would not be a safe file stem (sessionId.ts). */
+export class InvalidEpisodeId extends Schema.TaggedError<InvalidEpisodeId>()("InvalidEpisodeId", {
+  sessionId: Schema.String
+}) {
   override get message() {
-    return this.text
+    return `memory: invalid session id ${JSON.stringify(this.sessionId)}`
   }
 }
+export class EpisodeNotFound extends Schema.TaggedError<EpisodeNotFound>()("EpisodeNotFound", {
+  sessionId: Schema.String
+}) {
+  override get message() {
+    return `memory: episode ${JSON.stringify(this.sessionId)} not found`
+  }
+}
+export class EpisodeAlreadyApproved extends Schema.TaggedError<EpisodeAlreadyApproved>()("EpisodeAlreadyApproved", {
+  sessionId: Schema.String
+}) {
+  override get message() {
+    return `memory: episode ${JSON.stringify(this.sessionId)} is already approved`
+  }
+}
+/** Only an episode waiting for a person's review can be discarded; a trusted one leaves by eviction. */
+export class EpisodeNotPending extends Schema.TaggedError<EpisodeNotPending>()("EpisodeNotPending", {
+  sessionId: Schema.String
+}) {
+  override get message() {
+    return `memory: episode ${JSON.stringify(this.sessionId)} is not pending review; only pending episodes can be discarded`
+  }
+}
+export type EpisodeError =
+  MemoryDisabled | InvalidEpisodeId | EpisodeNotFound | EpisodeAlreadyApproved | EpisodeNotPending
 
-const fail = (text: string) => Either.left(new EpisodeError({ text }))
+const fail = (error: EpisodeError) => Either.left(error)
 
 // Imported odek timestamps carry any RFC 3339 precision (Go writes nanoseconds), so instants are compared as times.
 const millis = (instant: string) => {
@@ -188,11 +227,10 @@ const find = (state: EpisodeStoreState, id: string) => state.episodes.find((e) =
 export const decideEpisode =
   (policy: EpisodePolicy) =>
   (command: EpisodeCommand, state: EpisodeStoreState): Either.Either<ReadonlyArray<EpisodeEvent>, EpisodeError> => {
-    if (!policy.enabled) return fail("memory: disabled")
+    if (!policy.enabled) return fail(new MemoryDisabled())
     switch (command._tag) {
       case "StoreEpisode": {
-        if (!validSessionId(command.sessionId))
-          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId)) return fail(new InvalidEpisodeId({ sessionId: command.sessionId }))
         // A summary the guard refused is never auto-approved: only a person's promote makes it recallable (§3.5.4).
         const guarded = command.provenance.sources?.includes(GUARD_SOURCE) === true
         const provenance: EpisodeProvenance =
@@ -249,30 +287,24 @@ export const decideEpisode =
         return Either.right([...deduped, stored, ...evictionEvents(after, policy, command.at)])
       }
       case "PromoteEpisode": {
-        if (!validSessionId(command.sessionId))
-          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId)) return fail(new InvalidEpisodeId({ sessionId: command.sessionId }))
         const e = find(state, command.sessionId)
-        if (e === undefined) return fail(`memory: episode ${JSON.stringify(command.sessionId)} not found`)
+        if (e === undefined) return fail(new EpisodeNotFound({ sessionId: command.sessionId }))
         if (e.provenance.user_approved === true)
-          return fail(`memory: episode ${JSON.stringify(command.sessionId)} is already approved`)
+          return fail(new EpisodeAlreadyApproved({ sessionId: command.sessionId }))
         return Either.right([EpisodePromoted.make({ sessionId: command.sessionId, at: command.at })])
       }
       case "DiscardEpisode": {
-        if (!validSessionId(command.sessionId))
-          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId)) return fail(new InvalidEpisodeId({ sessionId: command.sessionId }))
         const e = find(state, command.sessionId)
-        if (e === undefined) return fail(`memory: episode ${JSON.stringify(command.sessionId)} not found`)
-        if (!isPendingReview(e.provenance))
-          return fail(
-            `memory: episode ${JSON.stringify(command.sessionId)} is not pending review; only pending episodes can be discarded`
-          )
+        if (e === undefined) return fail(new EpisodeNotFound({ sessionId: command.sessionId }))
+        if (!isPendingReview(e.provenance)) return fail(new EpisodeNotPending({ sessionId: command.sessionId }))
         return Either.right([EpisodeDiscarded.make({ sessionId: command.sessionId, at: command.at })])
       }
       case "PruneEpisodes":
         return Either.right(evictionEvents(state.episodes, policy, command.at))
       case "MarkExtractionPending":
-        if (!validSessionId(command.sessionId))
-          return fail(`memory: invalid session id ${JSON.stringify(command.sessionId)}`)
+        if (!validSessionId(command.sessionId)) return fail(new InvalidEpisodeId({ sessionId: command.sessionId }))
         return Either.right(
           isPending(state, command.sessionId)
             ? []

@@ -1,12 +1,9 @@
 import { Schema } from "effect"
+import { MemoryDisabled } from "../kernel/errors.js"
 import { goQuote } from "../text/utf8.js"
 
 /** `memory.enabled` is false: every mutation is refused, reads still work. */
-export class MemoryDisabled extends Schema.TaggedError<MemoryDisabled>()("MemoryDisabled", {}) {
-  override get message() {
-    return "memory: disabled"
-  }
-}
+export { MemoryDisabled }
 
 export class InvalidTarget extends Schema.TaggedError<InvalidTarget>()("InvalidTarget", { target: Schema.String }) {
   override get message() {

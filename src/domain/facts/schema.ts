@@ -1,12 +1,12 @@
 import { Schema } from "effect"
+import { Instant } from "../kernel/Instant.js"
 
 /** Which fact file: `user` (who the user is, preferences) or `env` (the machine, projects, tools). */
 export const Target = Schema.Literal("user", "env")
 export type Target = typeof Target.Type
 export const TARGETS: ReadonlyArray<Target> = ["user", "env"]
 
-/** ISO-8601 UTC instant, e.g. `2026-11-29T21:06:44.000Z`. */
-export const Instant = Schema.String
+export { Instant }
 
 /**
  * Why an added fact was not merged into the close entry it was compared with (issue 10): absent on events stored

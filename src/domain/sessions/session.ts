@@ -1,3 +1,4 @@
+import { Instant } from "../kernel/Instant.js"
 import { Either, Match, Schema } from "effect"
 import { ChatMessage } from "./message.js"
 
@@ -6,8 +7,6 @@ import { ChatMessage } from "./message.js"
  * recorded when a message is recorded — before any trimming or compaction can drop it — and no event ever clears
  * it, so a tainting call that later leaves the history still makes the episode untrusted (spec episodes §5.6).
  */
-
-const Instant = Schema.String
 
 export const MessageRecorded = Schema.TaggedStruct("MessageRecorded", {
   message: ChatMessage,
@@ -36,21 +35,21 @@ export const SessionEvent = Schema.Union(
 )
 export type SessionEvent = typeof SessionEvent.Type
 
-export type SessionCommand =
-  | {
-      readonly _tag: "RecordMessage"
-      readonly message: ChatMessage
-      /** `episodeTaintSources([message], zone)`, computed by the app (it needs the file system for symlinks). */
-      readonly taintSources: ReadonlyArray<string>
-      /** `toolEffect` of each tool call, computed by the app with the trust zone. */
-      readonly effects?: ReadonlyArray<string> | undefined
-      /** The Tier 2 line for this message, when it gets one (the user's input, the agent's final reply). */
-      readonly bufferLine?: string | undefined
-      readonly bufferCapacity: number
-      readonly at: string
-    }
-  | { readonly _tag: "TrimHistory"; readonly dropOldest: number; readonly at: string }
-  | { readonly _tag: "EndSession"; readonly at: string }
+export const RecordMessage = Schema.TaggedStruct("RecordMessage", {
+  message: ChatMessage,
+  /** `episodeTaintSources([message], zone)`, computed by the app (it needs the file system for symlinks). */
+  taintSources: Schema.Array(Schema.String),
+  /** `toolEffect` of each tool call, computed by the app with the trust zone. */
+  effects: Schema.optional(Schema.Array(Schema.String)),
+  /** The Tier 2 line for this message, when it gets one (the user's input, the agent's final reply). */
+  bufferLine: Schema.optional(Schema.String),
+  bufferCapacity: Schema.Number,
+  at: Instant
+})
+export const TrimHistory = Schema.TaggedStruct("TrimHistory", { dropOldest: Schema.Number, at: Instant })
+export const EndSession = Schema.TaggedStruct("EndSession", { at: Instant })
+export const SessionCommand = Schema.Union(RecordMessage, TrimHistory, EndSession)
+export type SessionCommand = typeof SessionCommand.Type
 
 export interface SessionState {
   readonly messages: ReadonlyArray<ChatMessage>
@@ -68,17 +67,19 @@ export const episodeUntrusted = (s: SessionState): boolean => s.taintSources.len
 /** User turns in the history as it stands (spec §3.1.6). */
 export const userTurns = (s: SessionState): number => s.messages.filter((m) => m.role === "user").length
 
-export class SessionError extends Schema.TaggedError<SessionError>()("SessionError", { text: Schema.String }) {
+/** A message or a trim for a session that has ended: its history is final (its episode may already exist). */
+export class SessionAlreadyEnded extends Schema.TaggedError<SessionAlreadyEnded>()("SessionAlreadyEnded", {}) {
   override get message() {
-    return this.text
+    return "memory: this session has ended; start a new one"
   }
 }
+export type SessionError = SessionAlreadyEnded
 
 export const decideSession = (
   command: SessionCommand,
   state: SessionState
 ): Either.Either<ReadonlyArray<SessionEvent>, SessionError> => {
-  if (state.ended) return Either.left(new SessionError({ text: "memory: this session has ended; start a new one" }))
+  if (state.ended) return Either.left(new SessionAlreadyEnded())
   switch (command._tag) {
     case "RecordMessage": {
       const effects = command.effects !== undefined && command.effects.length > 0 ? { effects: command.effects } : {}
