@@ -280,36 +280,6 @@ describe("DiskEventStore", () => {
       })
     )
 
-    it.scopedLive("sees a same-size change to the last journal line it wrote, even with the old mtime put back", () =>
-      Effect.gen(function* () {
-        const dir = yield* tempDir
-        const jp = path.join(dir, "journal/facts/user.jsonl")
-        yield* withStore(dir, (mine) =>
-          Effect.gen(function* () {
-            yield* mine.append("facts/user", codec, 0, [added("one")], at)
-            yield* mine.append("facts/user", codec, 1, [added("two")], at)
-            yield* mine.load("facts/user", codec)
-            sameTimes(jp, () =>
-              fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"'))
-            )
-            const before = fs.readFileSync(jp)
-            const loaded = yield* Effect.either(mine.load("facts/user", codec))
-            expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(
-              /line 2 is damaged \(its checksum does not match its bytes\)/
-            )
-            expect(Either.isLeft(loaded) && loaded.left._tag === "StoreError" ? loaded.left.reason : undefined).toBe(
-              "corrupt"
-            )
-            const appended = yield* Effect.either(mine.append("facts/user", codec, 2, [added("three")], at))
-            expect(Either.isLeft(appended) ? appended.left.message : "").toMatch(/line 2 is damaged/)
-            expect(fs.readFileSync(jp).equals(before)).toBe(true)
-          })
-        )
-      })
-    )
-
-    // `touch -r` puts timestamps back to the nanosecond (utimensat): size, inode and mtime then match what the store
-    // wrote, and only the change time tells the files apart
     const exactTimes = (file: string, f: () => void) => {
       const ref = `${file}.times`
       execFileSync("touch", ["-r", file, ref])
@@ -321,9 +291,44 @@ describe("DiskEventStore", () => {
       expect([after.ino, after.size, after.mtimeNs]).toEqual([before.ino, before.size, before.mtimeNs])
     }
 
-    it.scopedLive(
-      "sees a same-size hand edit of the file it wrote, with its timestamps put back to the nanosecond",
-      () =>
+    // A person's save restores the timestamps at best to the nanosecond (touch -r): size, inode and mtime then match
+    // what the store wrote, and only the change time tells the files apart.
+    const restores = [
+      ["even with the old mtime put back", sameTimes],
+      ["even with its timestamps put back to the nanosecond", exactTimes]
+    ] as const
+
+    for (const [how, restore] of restores)
+      it.scopedLive(`sees a same-size change to the last journal line it wrote, ${how}`, () =>
+        Effect.gen(function* () {
+          const dir = yield* tempDir
+          const jp = path.join(dir, "journal/facts/user.jsonl")
+          yield* withStore(dir, (mine) =>
+            Effect.gen(function* () {
+              yield* mine.append("facts/user", codec, 0, [added("one")], at)
+              yield* mine.append("facts/user", codec, 1, [added("two")], at)
+              yield* mine.load("facts/user", codec)
+              restore(jp, () =>
+                fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"'))
+              )
+              const before = fs.readFileSync(jp)
+              const loaded = yield* Effect.either(mine.load("facts/user", codec))
+              expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(
+                /line 2 is damaged \(its checksum does not match its bytes\)/
+              )
+              expect(Either.isLeft(loaded) && loaded.left._tag === "StoreError" ? loaded.left.reason : undefined).toBe(
+                "corrupt"
+              )
+              const appended = yield* Effect.either(mine.append("facts/user", codec, 2, [added("three")], at))
+              expect(Either.isLeft(appended) ? appended.left.message : "").toMatch(/line 2 is damaged/)
+              expect(fs.readFileSync(jp).equals(before)).toBe(true)
+            })
+          )
+        })
+      )
+
+    for (const [how, restore] of restores)
+      it.scopedLive(`sees a same-size hand edit of the file it wrote, ${how}`, () =>
         Effect.gen(function* () {
           const dir = yield* tempDir
           const file = path.join(dir, "user.md")
@@ -333,9 +338,10 @@ describe("DiskEventStore", () => {
               Effect.gen(function* () {
                 yield* mine.append("facts/user", codec, 0, [added("one"), added("two")], at)
                 yield* mine.load("facts/user", codec)
-                exactTimes(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
+                restore(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
                 const loaded = yield* mine.load("facts/user", codec)
                 expect([loaded.version, loaded.state.entries]).toEqual([3, ["one", "twO"]])
+                expect(loaded.recorded[0]!.events[0]!._tag).toBe("FactsEditedExternally")
                 const next = yield* mine.append("facts/user", codec, 3, [added("three")], at)
                 expect(next.state.entries).toEqual(["one", "twO", "three"])
               }),
@@ -343,52 +349,6 @@ describe("DiskEventStore", () => {
           )
           expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwO\n§\nthree")
         })
-    )
-
-    it.scopedLive(
-      "sees a same-size change to the journal it wrote, with its timestamps put back to the nanosecond",
-      () =>
-        Effect.gen(function* () {
-          const dir = yield* tempDir
-          const jp = path.join(dir, "journal/facts/user.jsonl")
-          yield* withStore(dir, (mine) =>
-            Effect.gen(function* () {
-              yield* mine.append("facts/user", codec, 0, [added("one")], at)
-              yield* mine.append("facts/user", codec, 1, [added("two")], at)
-              yield* mine.load("facts/user", codec)
-              exactTimes(jp, () =>
-                fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"content":"two"', '"content":"twO"'))
-              )
-              const loaded = yield* Effect.either(mine.load("facts/user", codec))
-              expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(
-                /line 2 is damaged \(its checksum does not match its bytes\)/
-              )
-            })
-          )
-        })
-    )
-
-    it.scopedLive("sees a same-size hand edit of the file it wrote, even with the old mtime put back", () =>
-      Effect.gen(function* () {
-        const dir = yield* tempDir
-        const file = path.join(dir, "user.md")
-        yield* withStore(
-          dir,
-          (mine) =>
-            Effect.gen(function* () {
-              yield* mine.append("facts/user", codec, 0, [added("one"), added("two")], at)
-              yield* mine.load("facts/user", codec)
-              sameTimes(file, () => fs.writeFileSync(file, "one\n§\ntwO"))
-              const loaded = yield* mine.load("facts/user", codec)
-              expect([loaded.version, loaded.state.entries]).toEqual([3, ["one", "twO"]])
-              expect(loaded.recorded[0]!.events[0]!._tag).toBe("FactsEditedExternally")
-              const next = yield* mine.append("facts/user", codec, 3, [added("three")], at)
-              expect(next.state.entries).toEqual(["one", "twO", "three"])
-            }),
-          diskLayer(dir, { settleMs: 0 })
-        )
-        expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwO\n§\nthree")
-      })
-    )
+      )
   })
 })

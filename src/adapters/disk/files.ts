@@ -167,14 +167,20 @@ export const sameStamp = (a: Stamp | undefined, b: Stamp | undefined): boolean =
 /** The stamp of an open file. */
 export const stampOfFd = (fd: number): Stamp => stampOf(fs.fstatSync(fd, { bigint: true }))
 
-/** The stamp of what `file` names now (the link itself, never its target), or undefined when absent. */
-export const stamp = (file: string): Stamp | undefined => {
+/** What `file` names now (the link itself, never its target), or undefined when absent. */
+const lstatOptional = (file: string): fs.BigIntStats | undefined => {
   try {
-    return stampOf(fs.lstatSync(file, { bigint: true }))
+    return fs.lstatSync(file, { bigint: true })
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
     throw e
   }
+}
+
+/** The stamp of what `file` names now (the link itself, never its target), or undefined when absent. */
+export const stamp = (file: string): Stamp | undefined => {
+  const s = lstatOptional(file)
+  return s === undefined ? undefined : stampOf(s)
 }
 
 /**
@@ -208,12 +214,8 @@ export const sameIdentity = (a: Identity | undefined, b: Identity | undefined): 
 
 /** The identity of what `file` names now (the link itself, never its target), or undefined when absent. */
 export const identity = (file: string): Identity | undefined => {
-  try {
-    return identityOf(fs.lstatSync(file, { bigint: true }))
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
-    throw e
-  }
+  const s = lstatOptional(file)
+  return s === undefined ? undefined : identityOf(s)
 }
 
 /** A file as read: its identity, its bytes unless it was larger than the limit, and whether it held still. */
