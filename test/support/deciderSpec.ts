@@ -10,7 +10,8 @@ export interface DeciderUnderSpec<C, E, S, Err> {
 
 /**
  * Decider specifications in given / when / then form: given the events a stream already holds, when a command
- * arrives, then exactly these events — or nothing, or this refusal. The state is the fold of the given events, as
+ * arrives, then exactly these events — or nothing, or this refusal. (`thenEvents`, not `then`: an object with a
+ * `then` method is a thenable, which `await` would call.) The state is the fold of the given events, as
  * every store hands it to the decider.
  */
 export const specOf = <C, E, S, Err extends { readonly _tag: string; readonly message: string }>(
@@ -25,7 +26,7 @@ export const specOf = <C, E, S, Err extends { readonly _tag: string; readonly me
         return Either.getOrThrow(result)
       }
       return {
-        then: (...expected: ReadonlyArray<E>) => expect(decided()).toStrictEqual(expected),
+        thenEvents: (...expected: ReadonlyArray<E>) => expect(decided()).toStrictEqual(expected),
         thenNothing: () => expect(decided()).toStrictEqual([]),
         thenRefused: (tag: Err["_tag"], message?: string | RegExp) => {
           if (Either.isRight(result)) expect.fail(`expected the refusal ${tag}, got ${JSON.stringify(result.right)}`)

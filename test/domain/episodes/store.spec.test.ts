@@ -49,16 +49,16 @@ describe("episode store decider, given / when / then", () => {
   it("StoreEpisode stores, replaces a near-copy of equal trust, drops an untrusted near-copy of a trusted one, evicts past the cap", () => {
     given()
       .when(store("s1", "Fixed the parser"))
-      .then(EpisodeStored.make({ episode: episode("s1", "Fixed the parser"), at }))
+      .thenEvents(EpisodeStored.make({ episode: episode("s1", "Fixed the parser"), at }))
     given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
       .when(store("s2", "Fixed the parser for release 2.4.", {}, { sessionId: "s1", similarity: 0.97 }))
-      .then(
+      .thenEvents(
         EpisodeDeduped.make({ removed: "s1", by: "s2", similarity: 0.97, at }),
         EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.4."), at })
       )
     given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
       .when(store("s2", "Fixed the parser for release 2.4.", untrusted, { sessionId: "s1", similarity: 0.97 }))
-      .then(
+      .thenEvents(
         EpisodeDropped.make({
           episode: episode("s2", "Fixed the parser for release 2.4.", untrusted),
           duplicateOf: "s1",
@@ -69,13 +69,13 @@ describe("episode store decider, given / when / then", () => {
     // close wording, another release: two sessions, both kept
     given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
       .when(store("s2", "Fixed the parser for release 2.5", {}, { sessionId: "s1", similarity: 0.97 }))
-      .then(EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.5"), at }))
+      .thenEvents(EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.5"), at }))
     given(
       EpisodeStored.make({ episode: episode("s1", "one"), at }),
       EpisodeStored.make({ episode: episode("s2", "two"), at })
     )
       .when(store("s3", "three"))
-      .then(
+      .thenEvents(
         EpisodeStored.make({ episode: episode("s3", "three"), at }),
         EpisodesEvicted.make({ sessionIds: ["s1"], reason: "cap", at })
       )
@@ -86,7 +86,7 @@ describe("episode store decider, given / when / then", () => {
     const pending = EpisodeStored.make({ episode: episode("s1", "Read a web page", untrusted), at })
     given(pending)
       .when({ _tag: "PromoteEpisode", sessionId: "s1", at })
-      .then(EpisodePromoted.make({ sessionId: "s1", at }))
+      .thenEvents(EpisodePromoted.make({ sessionId: "s1", at }))
     given(pending, EpisodePromoted.make({ sessionId: "s1", at }))
       .when({ _tag: "PromoteEpisode", sessionId: "s1", at })
       .thenRefused("EpisodeAlreadyApproved")
@@ -95,7 +95,7 @@ describe("episode store decider, given / when / then", () => {
       .thenRefused("EpisodeNotFound", 'memory: episode "s9" not found')
     given(pending)
       .when({ _tag: "DiscardEpisode", sessionId: "s1", at })
-      .then(EpisodeDiscarded.make({ sessionId: "s1", at }))
+      .thenEvents(EpisodeDiscarded.make({ sessionId: "s1", at }))
     given(EpisodeStored.make({ episode: episode("s1", "trusted"), at }))
       .when({ _tag: "DiscardEpisode", sessionId: "s1", at })
       .thenRefused("EpisodeNotPending")
@@ -104,13 +104,13 @@ describe("episode store decider, given / when / then", () => {
   it("extraction bookkeeping: marked once, settled only while owed", () => {
     given()
       .when({ _tag: "MarkExtractionPending", sessionId: "s1", at })
-      .then(ExtractionPending.make({ sessionId: "s1", at }))
+      .thenEvents(ExtractionPending.make({ sessionId: "s1", at }))
     given(ExtractionPending.make({ sessionId: "s1", at }))
       .when({ _tag: "MarkExtractionPending", sessionId: "s1", at })
       .thenNothing()
     given(ExtractionPending.make({ sessionId: "s1", at }))
       .when({ _tag: "SettleExtraction", sessionId: "s1", outcome: "declined", at })
-      .then(ExtractionSettled.make({ sessionId: "s1", outcome: "declined", at }))
+      .thenEvents(ExtractionSettled.make({ sessionId: "s1", outcome: "declined", at }))
     given().when({ _tag: "SettleExtraction", sessionId: "s1", outcome: "declined", at }).thenNothing()
   })
 

@@ -13,7 +13,7 @@ describe("fact file decider, given / when / then", () => {
   it("AddFact", () => {
     given()
       .when({ _tag: "AddFact", target: "user", content: "  Prefers dark mode ", at })
-      .then(added("Prefers dark mode"))
+      .thenEvents(added("Prefers dark mode"))
     given(added("Prefers dark mode"))
       .when({ _tag: "AddFact", target: "user", content: "Prefers dark mode", at })
       .thenNothing()
@@ -44,7 +44,7 @@ describe("fact file decider, given / when / then", () => {
         at,
         probe: { index: 0, similarity: 0.95 }
       })
-      .then(
+      .thenEvents(
         FactMerged.make({
           target: "user",
           index: 0,
@@ -63,7 +63,7 @@ describe("fact file decider, given / when / then", () => {
         at,
         probe: { index: 0, similarity: 0.95 }
       })
-      .then(
+      .thenEvents(
         FactAdded.make({
           target: "user",
           content: "Memcached runs on port 11211",
@@ -78,14 +78,14 @@ describe("fact file decider, given / when / then", () => {
     // below the add threshold the probe changes nothing
     given(added("Uses vim"))
       .when({ _tag: "AddFact", target: "user", content: "Uses helix", at, probe: { index: 0, similarity: 0.1 } })
-      .then(added("Uses helix"))
+      .thenEvents(added("Uses helix"))
   })
 
   it("ReplaceFact and RemoveFact select one entry by a unique substring", () => {
     const history = [added("Uses vim"), added("Uses tmux")]
     given(...history)
       .when({ _tag: "ReplaceFact", target: "user", oldText: "vim", content: "Uses helix", at })
-      .then(
+      .thenEvents(
         FactReplaced.make({
           target: "user",
           index: 0,
@@ -103,7 +103,7 @@ describe("fact file decider, given / when / then", () => {
       .thenRefused("NoMatch")
     given(...history)
       .when({ _tag: "RemoveFact", target: "user", oldText: "tmux", at })
-      .then(FactRemoved.make({ target: "user", index: 1, previous: "Uses tmux", selector: "tmux", at }))
+      .thenEvents(FactRemoved.make({ target: "user", index: 1, previous: "Uses tmux", selector: "tmux", at }))
     // an approver saw another entry than the one the selector finds now
     given(...history)
       .when({ _tag: "RemoveFact", target: "user", oldText: "tmux", at, expectedEntry: "Uses screen" })
@@ -113,7 +113,7 @@ describe("fact file decider, given / when / then", () => {
   it("RewriteFacts replaces the file after the checks every entry gets", () => {
     given(added("Uses vim"))
       .when({ _tag: "RewriteFacts", target: "user", text: "Uses helix\n§\nPrefers tabs", at })
-      .then(
+      .thenEvents(
         FactsRewritten.make({ target: "user", entries: ["Uses helix", "Prefers tabs"], previous: ["Uses vim"], at })
       )
     given(added("Uses vim")).when({ _tag: "RewriteFacts", target: "user", text: "Uses vim", at }).thenNothing()

@@ -32,10 +32,10 @@ describe("session decider, given / when / then", () => {
   it("RecordMessage records the message, its new taint once, and its buffer line", () => {
     given()
       .when(record(user))
-      .then(MessageRecorded.make({ message: user, at }))
+      .thenEvents(MessageRecorded.make({ message: user, at }))
     given()
       .when(record(user, { taintSources: ["web_search", "web_search"], bufferLine: "user: fix the parser" }))
-      .then(
+      .thenEvents(
         MessageRecorded.make({ message: user, at }),
         TaintObserved.make({ sources: ["web_search"], at }),
         BufferLineAppended.make({ line: "user: fix the parser", capacity: 4, at })
@@ -43,14 +43,14 @@ describe("session decider, given / when / then", () => {
     // taint is sticky and seen once: a source already observed is not observed again
     given(MessageRecorded.make({ message: user, at }), TaintObserved.make({ sources: ["web_search"], at }))
       .when(record(reply, { taintSources: ["web_search"] }))
-      .then(MessageRecorded.make({ message: reply, at }))
+      .thenEvents(MessageRecorded.make({ message: reply, at }))
   })
 
   it("TrimHistory drops at most what there is, and nothing is no event", () => {
     const history = [MessageRecorded.make({ message: user, at }), MessageRecorded.make({ message: reply, at })]
     given(...history)
       .when({ _tag: "TrimHistory", dropOldest: 5, at })
-      .then(HistoryTrimmed.make({ dropped: 2, at }))
+      .thenEvents(HistoryTrimmed.make({ dropped: 2, at }))
     given(...history)
       .when({ _tag: "TrimHistory", dropOldest: 0, at })
       .thenNothing()
@@ -59,7 +59,7 @@ describe("session decider, given / when / then", () => {
   it("EndSession counts the user turns; an ended session takes nothing more", () => {
     given(MessageRecorded.make({ message: user, at }), MessageRecorded.make({ message: reply, at }))
       .when({ _tag: "EndSession", at })
-      .then(SessionEnded.make({ turns: 1, at }))
+      .thenEvents(SessionEnded.make({ turns: 1, at }))
     given(SessionEnded.make({ turns: 0, at }))
       .when(record(user))
       .thenRefused("SessionAlreadyEnded", "memory: this session has ended; start a new one")
