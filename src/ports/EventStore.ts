@@ -70,6 +70,11 @@ export interface RetryPolicy {
 export class EventStore extends Context.Tag("tmem/EventStore")<
   EventStore,
   {
+    /**
+     * The stream's state and version. While the stream is unchanged, a store instance hands back the very state
+     * object it handed back before (or that its last append returned), so callers may cache work by the state's
+     * identity (the episode index and recall do); a changed stream gives a new object.
+     */
     readonly load: <S, E>(stream: string, codec: StreamCodec<S, E>) => Effect.Effect<Loaded<S, E>, StoreError>
     /** Batches after `fromVersion` (default 0), oldest first. */
     readonly read: <S, E>(

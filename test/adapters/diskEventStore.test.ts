@@ -6,7 +6,7 @@ import * as path from "node:path"
 import { FactAdded, type FactEvent } from "../../src/domain/facts/schema.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
 import { EventStore } from "../../src/ports/EventStore.js"
-import { diskLayer, tempDir } from "../support/stores.js"
+import { counterCodec, diskLayer, inc, tempDir } from "../support/stores.js"
 
 const at = "2026-01-01T00:00:00.000Z"
 const added = (content: string) => FactAdded.make({ target: "user", content, at })
@@ -261,6 +261,37 @@ describe("DiskEventStore", () => {
       })
     )
 
+    it.scopedLive(
+      "an instance that only reads hands back one state object per version of the files, for every stream kind",
+      () =>
+        Effect.gen(function* () {
+          const dir = yield* tempDir
+          yield* withStore(dir, (writer) =>
+            Effect.zipRight(
+              writer.append("facts/user", codec, 0, [added("one")], at),
+              writer.append("counter/a", counterCodec, 0, [inc(1)], at)
+            )
+          )
+          yield* withStore(
+            dir,
+            (reader) =>
+              Effect.gen(function* () {
+                const facts = yield* reader.load("facts/user", codec)
+                const counter = yield* reader.load("counter/a", counterCodec)
+                expect((yield* reader.load("facts/user", codec)).state).toBe(facts.state)
+                expect((yield* reader.load("counter/a", counterCodec)).state).toBe(counter.state)
+                // a person's edit is a new state, once
+                fs.writeFileSync(path.join(dir, "user.md"), "one\n§\ntwo")
+                const edited = yield* reader.load("facts/user", codec)
+                expect(edited.state).not.toBe(facts.state)
+                expect(edited.state.entries).toEqual(["one", "two"])
+                expect((yield* reader.load("facts/user", codec)).state).toBe(edited.state)
+              }),
+            diskLayer(dir, { settleMs: 0 })
+          )
+        })
+    )
+
     it.scopedLive("sees another instance's append: its next write follows it and builds on its state", () =>
       Effect.gen(function* () {
         const dir = yield* tempDir
@@ -297,6 +328,27 @@ describe("DiskEventStore", () => {
       ["even with the old mtime put back", sameTimes],
       ["even with its timestamps put back to the nanosecond", exactTimes]
     ] as const
+
+    for (const [how, restore] of restores)
+      it.scopedLive(`sees a same-size change to a plain journal whose fold it kept, ${how}`, () =>
+        Effect.gen(function* () {
+          const dir = yield* tempDir
+          const jp = path.join(dir, "journal/counter/a.jsonl")
+          yield* withStore(dir, (mine) =>
+            Effect.gen(function* () {
+              for (const [i, note] of ["one", "two", "three", "four"].entries())
+                yield* mine.append("counter/a", counterCodec, i, [inc(1, note)], at)
+              yield* mine.load("counter/a", counterCodec)
+              // the first line: only a fold of the whole journal reads it (a load checks the last two lines itself)
+              restore(jp, () =>
+                fs.writeFileSync(jp, fs.readFileSync(jp, "utf8").replace('"note":"one"', '"note":"onE"'))
+              )
+              const loaded = yield* Effect.either(mine.load("counter/a", counterCodec))
+              expect(Either.isLeft(loaded) ? loaded.left.message : "").toMatch(/line 1 is damaged/)
+            })
+          )
+        })
+      )
 
     for (const [how, restore] of restores)
       it.scopedLive(`sees a same-size change to the last journal line it wrote, ${how}`, () =>

@@ -119,6 +119,27 @@ export const eventStoreContract = (fixture: StoreFixture) =>
       )
     )
 
+    it.scopedLive("while a stream is unchanged, load hands back the very state object; a change gives a new one", () =>
+      run((store) =>
+        Effect.gen(function* () {
+          for (const [stream, codec, event] of [
+            ["facts/user", factCodec("user"), added("one")],
+            ["counter/a", counterCodec, inc(1)]
+          ] as const) {
+            const c = codec as typeof counterCodec
+            const appended = yield* store.append(stream, c, 0, [event as never], at)
+            const first = yield* store.load(stream, c)
+            expect(first.state).toBe(appended.state)
+            expect((yield* store.load(stream, c)).state).toBe(first.state)
+            yield* store.append(stream, c, 1, [event as never], at)
+            const changed = yield* store.load(stream, c)
+            expect(changed.state).not.toBe(first.state)
+            expect((yield* store.load(stream, c)).state).toBe(changed.state)
+          }
+        })
+      )
+    )
+
     it.scopedLive("invalid stream names are refused", () =>
       run((store) =>
         Effect.gen(function* () {

@@ -92,6 +92,8 @@ interface Tail {
   readonly last: LineHead | undefined
   readonly prev: LineHead | undefined
   readonly mtimeMs: number
+  /** The change time: every write, rename or timestamp change moves it, and nothing sets it back. */
+  readonly ctimeMs: number
 }
 
 // One in-process mutex per journal, shared by every store instance in the process; the file lock covers other
@@ -270,7 +272,7 @@ export const make = (options: DiskOptions) =>
         }
         const last = parse(whole[whole.length - 1])
         const prev = parse(whole[whole.length - 2])
-        return { exists: true, size, complete, last, prev, mtimeMs: info.mtimeMs }
+        return { exists: true, size, complete, last, prev, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs }
       }
     }
 
@@ -282,7 +284,7 @@ export const make = (options: DiskOptions) =>
           fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code === "ENOENT")
-            return { exists: false, size: 0, complete: 0, last: undefined, prev: undefined, mtimeMs: 0 }
+            return { exists: false, size: 0, complete: 0, last: undefined, prev: undefined, mtimeMs: 0, ctimeMs: 0 }
           throw e
         }
         try {
@@ -334,26 +336,26 @@ export const make = (options: DiskOptions) =>
     /** Manifests whose hash was checked against the journal, with the sizes and mtimes they had then. */
     const verified = new Map<string, { readonly journal: string; readonly manifest: string }>()
 
-    // Multi-file projections are never read back, so their streams are folded from the journal; the fold is kept
-    // per journal and reused while the journal's size and mtime are unchanged.
-    const folds = new Map<
-      string,
-      { readonly size: number; readonly mtimeMs: number; readonly state: unknown; readonly version: number }
-    >()
+    /** A file as it stands: size, mtime and change time. Any write, rename or timestamp change gives another. */
+    const momentOf = (info: { readonly size: number; readonly mtimeMs: number; readonly ctimeMs: number }) =>
+      `${info.size}:${info.mtimeMs}:${info.ctimeMs}`
+
+    // Streams whose projection is not read back (multi-file and plain ones) are folded from the journal; the fold is
+    // kept per journal and reused while the journal stands as it was. The same state object is then handed back on
+    // every load, as the EventStore port promises.
+    const folds = new Map<string, { readonly moment: string; readonly state: unknown; readonly version: number }>()
     const foldCached = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail): { state: S; version: number } => {
       const jp = journalPath(stream)
       const hit = folds.get(jp)
-      if (hit !== undefined && hit.size === tail.size && hit.mtimeMs === tail.mtimeMs)
-        return { state: hit.state as S, version: hit.version }
+      if (hit !== undefined && hit.moment === momentOf(tail)) return { state: hit.state as S, version: hit.version }
       const full = foldAll(stream, codec)
-      folds.set(jp, { size: tail.size, mtimeMs: tail.mtimeMs, state: full.state, version: full.version })
+      folds.set(jp, { moment: momentOf(tail), state: full.state, version: full.version })
       return full
     }
     const remember = (stream: string, state: unknown, version: number) => {
       const jp = journalPath(stream)
       try {
-        const info = fs.statSync(jp)
-        folds.set(jp, { size: info.size, mtimeMs: info.mtimeMs, state, version })
+        folds.set(jp, { moment: momentOf(fs.statSync(jp)), state, version })
       } catch {
         folds.delete(jp)
       }
@@ -503,7 +505,11 @@ export const make = (options: DiskOptions) =>
           }
           const placed = attempt(() => {
             if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
-            if (temp === undefined || target === undefined) return undefined
+            if (temp === undefined || target === undefined) {
+              // a plain journal: its fold is this state until the journal changes
+              if (codec.text === undefined) remember(stream, state, version)
+              return undefined
+            }
             if (t!.status === "rejected") {
               fs.rmSync(temp.path, { force: true })
               return undefined
@@ -993,14 +999,29 @@ export const make = (options: DiskOptions) =>
 
     // A fact file's hash and text, both pure functions of its bytes: the lock-free load and the reconcile under the
     // lock read the same file, and it is usually the one this store wrote or read last.
-    const digests = bytesMemo<{ readonly hash: string; readonly text: string | undefined }>(4)
-    const digestOf = (bytes: Uint8Array) => {
+    // The state parsed from those bytes is kept with them too (per projection), so a file that did not change gives
+    // back the very state object it gave before, as the EventStore port promises.
+    interface Digest {
+      readonly hash: string
+      readonly text: string | undefined
+      readonly states: WeakMap<object, unknown>
+    }
+    const digests = bytesMemo<Digest>(4)
+    const digestOf = (bytes: Uint8Array): Digest => {
       const known = digests.get(bytes)
       if (known !== undefined) return known
       const decoded = Either.try(() => strictUtf8.decode(bytes))
-      const digest = { hash: sha256(bytes), text: Either.isRight(decoded) ? decoded.right : undefined }
+      const digest = {
+        hash: sha256(bytes),
+        text: Either.isRight(decoded) ? decoded.right : undefined,
+        states: new WeakMap()
+      }
       digests.set(bytes, digest)
       return digest
+    }
+    const parsed = <S>(digest: Digest & { readonly text: string }, text: TextProjection<S, unknown>): S => {
+      if (!digest.states.has(text)) digest.states.set(text, text.parse(digest.text))
+      return digest.states.get(text) as S
     }
 
     /** A single-file projection under the lock: the cases of docs/ARCHITECTURE.md "Loading". */
@@ -1020,7 +1041,10 @@ export const make = (options: DiskOptions) =>
       const hash = digest?.hash
       if (snap !== undefined && tail.last !== undefined && hash === tail.last.projectionHash) {
         return {
-          state: text.parse(digest!.text ?? strictUtf8.decode(snap.bytes!)),
+          state:
+            digest!.text !== undefined
+              ? parsed({ ...digest!, text: digest!.text }, text as TextProjection<S, unknown>)
+              : text.parse(strictUtf8.decode(snap.bytes!)),
           version: tail.last.version,
           recorded: []
         }
@@ -1069,7 +1093,8 @@ export const make = (options: DiskOptions) =>
             tail = readTail(stream, jp)
           }
           if (codec.files !== undefined) return reconcileFiles(stream, codec, tail, at, warnings, torn)
-          if (target === undefined || codec.text === undefined) return { ...foldAll(stream, codec), recorded: [] }
+          if (target === undefined || codec.text === undefined)
+            return { ...foldCached(stream, codec, tail), recorded: [] }
           try {
             return reconcileText(stream, codec, target, tail, at, warnings)
           } catch (e) {
@@ -1220,10 +1245,9 @@ export const make = (options: DiskOptions) =>
           m !== undefined &&
           known !== undefined &&
           hit !== undefined &&
-          known.journal === `${j.size}:${j.mtimeMs}` &&
-          known.manifest === `${m.size}:${m.mtimeMs}` &&
-          hit.size === j.size &&
-          hit.mtimeMs === j.mtimeMs
+          known.journal === momentOf(j) &&
+          known.manifest === momentOf(m) &&
+          hit.moment === momentOf(j)
         )
           return { state: hit.state as S, version: hit.version, recorded: [] }
       }
@@ -1241,8 +1265,8 @@ export const make = (options: DiskOptions) =>
           tail.last !== undefined &&
           seen !== undefined &&
           known !== undefined &&
-          known.journal === `${tail.size}:${tail.mtimeMs}` &&
-          known.manifest === `${seen.size}:${seen.mtimeMs}`
+          known.journal === momentOf(tail) &&
+          known.manifest === momentOf(seen)
         )
           return { ...foldCached(stream, codec, tail), recorded: [] }
         const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
@@ -1251,15 +1275,15 @@ export const make = (options: DiskOptions) =>
         if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
         if (seen !== undefined)
           verified.set(manifestPath, {
-            journal: `${tail.size}:${tail.mtimeMs}`,
-            manifest: `${seen.size}:${seen.mtimeMs}`
+            journal: momentOf(tail),
+            manifest: momentOf(seen)
           })
         return { ...foldCached(stream, codec, tail), recorded: [] }
       }
       const text = codec.text
       if (target === undefined || text === undefined)
         return tail.exists
-          ? { ...foldAll(stream, codec), recorded: [] }
+          ? { ...foldCached(stream, codec, tail), recorded: [] }
           : { state: codec.initialState, version: 0, recorded: [] }
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
       if (tail.last === undefined)
@@ -1267,7 +1291,11 @@ export const make = (options: DiskOptions) =>
       const digest = snap?.bytes === undefined ? undefined : digestOf(snap.bytes)
       if (digest === undefined || digest.hash !== tail.last.projectionHash || digest.text === undefined)
         return undefined
-      return { state: text.parse(digest.text), version: tail.last.version, recorded: [] }
+      return {
+        state: parsed({ ...digest, text: digest.text }, text as TextProjection<S, unknown>),
+        version: tail.last.version,
+        recorded: []
+      }
     }
 
     // Batches the store recorded while an append was refused (a hand edit found under the lock); the caller's
