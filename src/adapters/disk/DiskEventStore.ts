@@ -1125,12 +1125,12 @@ export const make = (options: DiskOptions) =>
       at: string,
       forWrite: boolean
     ): Effect.Effect<Loaded<S, E>, StoreError> =>
-      Effect.suspend(() => {
-        const known = swept.has(stream) ? knownState<S, E>(stream, codec) : undefined
-        return known !== undefined
-          ? Effect.succeed({ ...known, recorded: [] })
-          : reconcileLoop(stream, codec, at, forWrite)
-      })
+      // the stamps are read through `attempt`: a file that cannot be stat'ed is a StoreError, not a defect
+      Effect.flatMap(
+        attempt(() => (swept.has(stream) ? knownState<S, E>(stream, codec) : undefined)),
+        (known): Effect.Effect<Loaded<S, E>, StoreError> =>
+          known !== undefined ? Effect.succeed({ ...known, recorded: [] }) : reconcileLoop(stream, codec, at, forWrite)
+      )
 
     const reconcileLoop = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean) =>
       Effect.gen(function* () {
