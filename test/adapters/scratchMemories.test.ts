@@ -1,4 +1,4 @@
-import { Effect, Exit, Fiber, Layer } from "effect"
+import { Effect, Exit, Fiber } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -7,9 +7,9 @@ import { type MemoryServices, ScratchMemories as Scratch } from "../../src/app/e
 import type { TrustZone } from "../../src/domain/sessions/message.js"
 import { loadFacts } from "../../src/app/facts.js"
 import { DEFAULT_CONFIG } from "../../src/domain/config/MemoryConfig.js"
-import { Progress } from "../../src/ports/Progress.js"
 import { during } from "../../src/ports/Progress.js"
 import { tempDirs } from "../support/cli.js"
+import { recordingProgress } from "../support/progress.js"
 
 const { fresh } = tempDirs(afterAll)
 
@@ -53,16 +53,7 @@ describe("scratch memories on disk", () => {
 
   it("work inside shows on the caller's Progress", async () => {
     const labels: Array<string> = []
-    const progress = Layer.succeed(
-      Progress,
-      Progress.of({
-        during: (label, effect) =>
-          Effect.zipRight(
-            Effect.sync(() => labels.push(label)),
-            effect
-          )
-      })
-    )
+    const progress = recordingProgress(labels)
     await Effect.runPromise(
       Effect.flatMap(Scratch, (s) => s.fresh(() => during("inside")(Effect.void))).pipe(
         Effect.provide(ScratchMemories.layer(DEFAULT_CONFIG, fresh())),

@@ -8,8 +8,8 @@ import { type Dataset, decodeDataset } from "../../src/domain/eval/dataset.js"
 import { sessionNumberOf } from "../../src/domain/eval/protocol.js"
 import { isRecallable } from "../../src/domain/sessions/provenance.js"
 import type { TrustZone } from "../../src/domain/sessions/message.js"
-import { Progress } from "../../src/ports/Progress.js"
 import { appLayer } from "../support/app.js"
+import { recordingProgress } from "../support/progress.js"
 
 const zone: TrustZone = { cwd: "/scratch", roots: ["/scratch"], realpath: (p) => p }
 
@@ -128,16 +128,7 @@ describe("evaluateRecall", () => {
 
   it("shows ingest and recall progress per conversation on the Progress port", async () => {
     const labels: Array<string> = []
-    const progress = Layer.succeed(
-      Progress,
-      Progress.of({
-        during: (label, effect) =>
-          Effect.zipRight(
-            Effect.sync(() => labels.push(label)),
-            effect
-          )
-      })
-    )
+    const progress = recordingProgress(labels)
     await Effect.runPromise(
       evaluateRecall(tiny, { recall: fakeRecall }).pipe(Effect.provide(scratch({ n: 0 })), Effect.provide(progress))
     )

@@ -1082,9 +1082,8 @@ export const make = (options: DiskOptions) =>
         const jp = journalPath(stream)
         const warnings: Array<string> = []
         const outcome = yield* attempt((): Reconciled<S, E> => {
+          // (a stream this store wrote itself and that is unchanged was answered by `reconcile` without coming here)
           sweepLeftovers(stream, codec)
-          const known = knownState<S, E>(stream, codec)
-          if (known !== undefined) return { ...known, recorded: [] }
           const target = projectionPath(stream)
           let tail = readTail(stream, jp)
           const torn = tail.complete < tail.size
