@@ -55,8 +55,7 @@ export const probeMerge = (
   Effect.flatMap(Embedder, (embedder) => {
     // fitted on the file alone: an extension's new words then add nothing to the distance, so a restatement stays
     // close; what those words change is the distinguishing-token gate's to judge (mergeCandidate), not the embedder's
-    const similarities = similaritiesOf(embedder, entries, content)
-    return similarities.pipe(
+    return similaritiesOf(embedder, entries, content).pipe(
       during(`embedding (${embedder.space.model})`),
       Effect.match({ onFailure: () => undefined, onSuccess: (s) => mergeCandidate(entries, content, s, policy) })
     )
@@ -84,16 +83,18 @@ export const judgeMerge = Effect.fn("judgeMerge")(function* (existing: string, i
   return Option.isSome(answer) && Option.isSome(answer.value) ? parseJudgement(answer.value.value) : undefined
 })
 
-/**
- * Load → decide → append → notify, retried when another writer got in between. The probe (which may need the
- * network) runs before the lock is taken, on the state the decision is made on.
- */
+/** The fact decider under the configured policy, as a decision is handed it. */
 export type Decide = (command: FactCommand, state: FactFileState) => Either.Either<ReadonlyArray<FactEvent>, FactError>
 
 /** A command for one state and instant; the plain case of `decision` below. */
 export const decided = (command: (at: string) => FactCommand) => (state: FactFileState, at: string, decide: Decide) =>
   Effect.succeed(decide(command(at), state))
 
+/**
+ * One fact command through the command handler (./commandHandler.ts): load, decide, append, notify, re-decided when
+ * another writer got in between. Whatever the decision needs first (the merge probe, which may need the network)
+ * runs before the append and outside any lock, on the state it decides on.
+ */
 export const execute = (
   target: Target,
   decision: (

@@ -15,7 +15,8 @@ import { bounded, CACHE_LIMIT, sameTexts } from "./caches.js"
 /**
  * The local default embedder (`local`, space `rp-idf/<D>`): corpus-fitted, rare terms weigh most, stop words and
  * inflections do not count. No network, never fails. Term lists are kept by text and the last fit is reused while
- * the corpus is the same, so consecutive merge probes of one file cost almost nothing.
+ * the corpus is the same. `similarities` (the merge probe, recall's vector half, episode dedup) answers exactly from
+ * each text's term counts, kept by text, without fitting or projecting anything (adr/0007).
  */
 export const make = (dims = 256) => {
   const d = rpDims(dims)
