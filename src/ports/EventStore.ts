@@ -1,5 +1,5 @@
-import { Context, type Effect, type Schedule, Schema } from "effect"
-import type { Batch, StreamCodec } from "../domain/kernel/Stream.js"
+import { Context, type Effect, type Schedule, Schema, type Stream } from "effect"
+import type { Batch, CodecOf, FeedEntry, StreamCodec } from "../domain/kernel/Stream.js"
 
 /** Someone appended to the stream since the caller read it; reload, decide again, retry. */
 export class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConflict", {
@@ -51,6 +51,8 @@ export interface Loaded<S, E> {
 export interface Appended<S, E> {
   readonly state: S
   readonly batch: Batch<E>
+  /** The batch's place in the store-wide feed (0 when the append wrote nothing). */
+  readonly position: number
 }
 
 /**
@@ -90,6 +92,24 @@ export class EventStore extends Context.Tag("tmem/EventStore")<
       events: ReadonlyArray<E>,
       at: string
     ) => Effect.Effect<Appended<S, E>, VersionConflict | StoreError>
+    /**
+     * Batches of every stream after feed position `after` (0: from the start), in feed order, at most `limit` of them
+     * (default: all). Streams `codecOf` has no codec for are passed over. A batch appears only once it is in its
+     * stream; an append that failed never appears.
+     */
+    readonly readAll: (
+      after: number,
+      codecOf: CodecOf,
+      limit?: number
+    ) => Effect.Effect<ReadonlyArray<FeedEntry>, StoreError>
+    /** The feed's last position now (0 for an empty store): where a reader that wants only what comes next starts. */
+    readonly head: Effect.Effect<number, StoreError>
+    /**
+     * Every batch after `after`, then each new one as it is appended by any writer of the store (another process's
+     * too), in feed order, never skipping one: a subscriber that checkpoints the last position it handled and
+     * resumes from it misses nothing.
+     */
+    readonly subscribe: (after: number, codecOf: CodecOf) => Stream.Stream<FeedEntry, StoreError>
     /** The store's own retry policy; without one, the handler's default for local stores (`conflictRetry`). */
     readonly retry?: RetryPolicy
   }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schedule } from "effect"
+import { Chunk, Context, Effect, Either, Fiber, Layer, Schedule, Stream } from "effect"
+import * as fc from "fast-check"
 import { FactAdded, FactRemoved } from "../../src/domain/facts/schema.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
+import type { CodecOf, FeedEntry } from "../../src/domain/kernel/Stream.js"
 import { EventStore } from "../../src/ports/EventStore.js"
 import { counterCodec, inc, type StoreFixture } from "../support/stores.js"
 
@@ -146,6 +148,150 @@ export const eventStoreContract = (fixture: StoreFixture) =>
           const r = yield* Effect.either(store.append("../escape", counterCodec, 0, [inc(1)], at))
           expect(Either.isLeft(r) && r.left._tag === "StoreError" ? r.left.reason : r).toBe("invalid")
         })
+      )
+    )
+    // --- the feed: one store-wide order of batches ---
+
+    /** Counters and fact files decode; anything else is passed over. */
+    const codecOf: CodecOf = (stream) =>
+      stream.startsWith("counter/")
+        ? (counterCodec as never)
+        : stream === "facts/user"
+          ? (factCodec("user") as never)
+          : undefined
+    const shape = (entries: ReadonlyArray<FeedEntry>) =>
+      entries.map((e) => `${e.position}:${e.stream}@${e.batch.version}:${e.batch.events.length}`)
+
+    it.scopedLive("every append gets the next store-wide position; readAll gives the batches in that order", () =>
+      run((store) =>
+        Effect.gen(function* () {
+          expect(yield* store.head).toBe(0)
+          expect(yield* store.readAll(0, codecOf)).toStrictEqual([])
+          const a = yield* store.append("counter/a", counterCodec, 0, [inc(1, "a1"), inc(1, "a2")], at)
+          const b = yield* store.append("facts/user", factCodec("user"), 0, [added("u")], at)
+          const c = yield* store.append("counter/b", counterCodec, 0, [inc(5, "b1")], at)
+          const d = yield* store.append("counter/a", counterCodec, 2, [inc(1, "a3")], at)
+          expect([a.position, b.position, c.position, d.position]).toEqual([1, 2, 3, 4])
+          // an empty batch and a refused one take no position
+          expect((yield* store.append("counter/a", counterCodec, 3, [], at)).position).toBe(0)
+          expect(Either.isLeft(yield* Effect.either(store.append("counter/a", counterCodec, 0, [inc(9)], at)))).toBe(
+            true
+          )
+          expect(yield* store.head).toBe(4)
+          const all = yield* store.readAll(0, codecOf)
+          expect(shape(all)).toEqual(["1:counter/a@2:2", "2:facts/user@1:1", "3:counter/b@1:1", "4:counter/a@3:1"])
+          expect(all[0]!.batch.events).toStrictEqual([inc(1, "a1"), inc(1, "a2")])
+          expect(all[1]!.batch.events).toStrictEqual([added("u")])
+          expect(shape(yield* store.readAll(2, codecOf))).toEqual(["3:counter/b@1:1", "4:counter/a@3:1"])
+          expect(shape(yield* store.readAll(0, codecOf, 2))).toEqual(["1:counter/a@2:2", "2:facts/user@1:1"])
+          expect(yield* store.readAll(4, codecOf)).toStrictEqual([])
+          // streams the reader has no codec for are passed over; positions stay those of the store
+          const countersOnly: CodecOf = (s) => (s.startsWith("counter/") ? (counterCodec as never) : undefined)
+          expect(shape(yield* store.readAll(0, countersOnly)).map((s) => s.split(":")[0])).toEqual(["1", "3", "4"])
+        })
+      )
+    )
+
+    it.scopedLive("a subscriber gets what is there, then each new batch, and resumes from its checkpoint", () =>
+      run((store) =>
+        Effect.gen(function* () {
+          yield* store.append("counter/a", counterCodec, 0, [inc(1, "1")], at)
+          yield* store.append("counter/b", counterCodec, 0, [inc(1, "2")], at)
+          const fiber = yield* Effect.fork(Stream.runCollect(Stream.take(store.subscribe(0, codecOf), 4)))
+          yield* Effect.sleep("20 millis")
+          yield* store.append("counter/a", counterCodec, 1, [inc(1, "3")], at)
+          yield* store.append("facts/user", factCodec("user"), 0, [added("4")], at)
+          const got = Chunk.toReadonlyArray(yield* Fiber.join(fiber))
+          expect(got.map((e) => e.position)).toEqual([1, 2, 3, 4])
+          // a consumer that handled up to 2 resumes there
+          const resumed = yield* Stream.runCollect(Stream.take(store.subscribe(2, codecOf), 2))
+          expect(shape(Chunk.toReadonlyArray(resumed))).toEqual(["3:counter/a@2:1", "4:facts/user@1:1"])
+        })
+      )
+    )
+
+    it.scopedLive("writers on two store instances over the same storage share one gapless feed", () =>
+      Effect.gen(function* () {
+        const { layer, another } = yield* fixture.make
+        const one = Context.get(yield* Layer.build(layer), EventStore)
+        const two = Context.get(yield* Layer.build(another), EventStore)
+        const watching = yield* Effect.fork(Stream.runCollect(Stream.take(two.subscribe(0, codecOf), 60)))
+        const bump = (store: EventStore["Type"], stream: string, n: number) =>
+          Effect.gen(function* () {
+            const loaded = yield* store.load(stream, counterCodec)
+            return yield* store.append(stream, counterCodec, loaded.version, [inc(1, `${stream}#${n}`)], at)
+          }).pipe(Effect.retry({ while: (e) => e._tag === "VersionConflict", schedule: Schedule.recurs(500) }))
+        const appended = yield* Effect.forEach(
+          Array.from({ length: 60 }, (_, i) => i),
+          (i) => bump(i % 2 === 0 ? one : two, `counter/${"abc"[i % 3]}`, i),
+          { concurrency: 6 }
+        )
+        expect(appended.map((a) => a.position).sort((x, y) => x - y)).toEqual(
+          Array.from({ length: 60 }, (_, i) => i + 1)
+        )
+        const seen = Chunk.toReadonlyArray(yield* Fiber.join(watching))
+        expect(seen.map((e) => e.position)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1))
+        // each stream's batches come in version order, and the feed holds each append once, as it was appended
+        for (const s of ["counter/a", "counter/b", "counter/c"]) {
+          const versions = seen.filter((e) => e.stream === s).map((e) => e.batch.version)
+          expect(versions).toEqual(versions.map((_, i) => i + 1))
+        }
+        const byPosition = new Map(appended.map((a) => [a.position, a.batch]))
+        for (const e of seen) expect(e.batch).toStrictEqual(byPosition.get(e.position))
+        expect(yield* one.head).toBe(60)
+      })
+    )
+
+    it.scopedLive("property: the feed is exactly the successful appends, in order, from any checkpoint", () =>
+      Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.array(
+              fc.record({
+                stream: fc.constantFrom("counter/a", "counter/b", "facts/user"),
+                stale: fc.boolean(),
+                n: fc.integer({ min: 0, max: 3 })
+              }),
+              {
+                minLength: 1,
+                maxLength: 25
+              }
+            ),
+            fc.nat(30),
+            (ops, checkpoint) =>
+              Effect.runPromise(
+                Effect.scoped(
+                  Effect.gen(function* () {
+                    const { layer } = yield* fixture.make
+                    const store = Context.get(yield* Layer.build(layer), EventStore)
+                    const expected: Array<string> = []
+                    for (const op of ops) {
+                      const codec = op.stream === "facts/user" ? (factCodec("user") as never) : counterCodec
+                      const events = Array.from({ length: op.n }, (_, i) =>
+                        op.stream === "facts/user" ? added(`f${expected.length}-${i}`) : inc(1, `${i}`)
+                      )
+                      const loaded = yield* store.load(op.stream, codec)
+                      const version = op.stale && loaded.version > 0 ? loaded.version - 1 : loaded.version
+                      const r = yield* Effect.either(store.append(op.stream, codec, version, events as never, at))
+                      if (Either.isRight(r) && op.n > 0) {
+                        expect(r.right.position).toBe(expected.length + 1)
+                        expected.push(`${expected.length + 1}:${op.stream}@${r.right.batch.version}:${op.n}`)
+                      }
+                    }
+                    expect(yield* store.head).toBe(expected.length)
+                    expect(shape(yield* store.readAll(0, codecOf))).toEqual(expected)
+                    expect(shape(yield* store.readAll(checkpoint, codecOf))).toEqual(expected.slice(checkpoint))
+                    const tail = expected.slice(checkpoint)
+                    const streamed = yield* Stream.runCollect(
+                      Stream.take(store.subscribe(checkpoint, codecOf), tail.length)
+                    )
+                    expect(shape(Chunk.toReadonlyArray(streamed))).toEqual(tail)
+                  })
+                )
+              )
+          ),
+          { numRuns: 40 }
+        )
       )
     )
   })

@@ -11,7 +11,12 @@ import { quietLogs } from "./logs.js"
 export interface StoreFixture {
   readonly name: string
   readonly make: Effect.Effect<
-    { readonly layer: Layer.Layer<EventStore>; readonly dir: string | undefined },
+    {
+      readonly layer: Layer.Layer<EventStore>
+      readonly dir: string | undefined
+      /** Another store instance over the same storage (another process, for a disk store); built on demand. */
+      readonly another: Layer.Layer<EventStore>
+    },
     never,
     import("effect").Scope.Scope
   >
@@ -19,7 +24,7 @@ export interface StoreFixture {
 
 export const memoryFixture: StoreFixture = {
   name: "memory",
-  make: Effect.map(Layer.memoize(MemoryEventStore.layer), (layer) => ({ layer, dir: undefined }))
+  make: Effect.map(Layer.memoize(MemoryEventStore.layer), (layer) => ({ layer, dir: undefined, another: layer }))
 }
 
 export const tempDir = Effect.flatMap(FileSystem.FileSystem, (fs) =>
@@ -31,7 +36,7 @@ export const diskLayer = (dir: string, options: Partial<DiskEventStore.DiskOptio
 
 export const diskFixture: StoreFixture = {
   name: "disk",
-  make: Effect.map(tempDir, (dir) => ({ layer: diskLayer(dir), dir }))
+  make: Effect.map(tempDir, (dir) => ({ layer: diskLayer(dir), dir, another: diskLayer(dir) }))
 }
 
 /** A stream kind without a text projection: a counter, to exercise plain journals. */

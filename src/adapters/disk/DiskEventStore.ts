@@ -5,6 +5,8 @@ import * as path from "node:path"
 import {
   type Batch,
   batchCodec,
+  type CodecOf,
+  type FeedEntry,
   foldStream,
   isValidStreamName,
   type StreamCodec,
@@ -12,9 +14,11 @@ import {
 } from "../../domain/kernel/Stream.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { pollingSubscribe } from "../feedPolling.js"
 import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
 import { bytesMemo } from "./bytesMemo.js"
+import * as Feed from "./feed.js"
 import * as Files from "./files.js"
 import * as Lock from "./lock.js"
 
@@ -294,12 +298,18 @@ export const make = (options: DiskOptions) =>
         }
       })
 
-    /** Every complete batch of the journal, decoded and checked for a gapless version chain. */
-    const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> => {
+    /**
+     * Every complete batch of the journal with its line's checksum (empty for lines written before checksums), decoded
+     * and checked for a gapless version chain.
+     */
+    const readJournal = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>
+    ): ReadonlyArray<{ readonly batch: Batch<E>; readonly checksum: string }> => {
       const p = journalPath(stream)
       const lines = completeLines(io(stream, p, "read", () => Files.readNoFollow(p)))
       const decodeEvents = batchCodec(codec).decode
-      const batches: Array<Batch<E>> = []
+      const batches: Array<{ readonly batch: Batch<E>; readonly checksum: string }> = []
       let version = 0
       for (const [i, text] of lines.entries()) {
         const line = verifyLine(text)
@@ -309,9 +319,73 @@ export const make = (options: DiskOptions) =>
         if (events.right.length === 0 || line.right.version !== version + events.right.length)
           throw damaged(stream, p, i + 1, `version ${line.right.version} does not follow ${version}`)
         version = line.right.version
-        batches.push({ version, at: line.right.at, events: events.right })
+        batches.push({
+          batch: { version, at: line.right.at, events: events.right },
+          checksum: line.right.checksum ?? ""
+        })
       }
       return batches
+    }
+    const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> =>
+      readJournal(stream, codec).map((b) => b.batch)
+
+    // A feed reader's view of each journal, kept while the journal stands as it was: following the feed reads a
+    // journal again only when it changed.
+    const feedJournals = new Map<
+      string,
+      {
+        readonly moment: string
+        readonly codec: unknown
+        readonly byVersion: ReadonlyMap<number, { readonly batch: Batch<unknown>; readonly checksum: string }>
+      }
+    >()
+    const batchesByVersion = (stream: string, codec: StreamCodec<unknown, unknown>, fresh: boolean) => {
+      const jp = journalPath(stream)
+      const info = statOptional(jp)
+      if (info === undefined) return new Map<number, { readonly batch: Batch<unknown>; readonly checksum: string }>()
+      const moment = momentOf(info)
+      const known = feedJournals.get(jp)
+      if (!fresh && known !== undefined && known.moment === moment && known.codec === codec) return known.byVersion
+      const byVersion = new Map(readJournal(stream, codec).map((b) => [b.batch.version, b] as const))
+      feedJournals.set(jp, { moment, codec, byVersion })
+      return byVersion
+    }
+
+    /**
+     * The feed's batches after `after`. A feed line names its batch by stream, version and checksum; a line whose
+     * batch is not (yet) in its journal is either being written (the feed lock is held: stop here, the next read
+     * goes on) or a crash's leftover (the lock is free and a fresh look still finds no such batch: pass it over).
+     */
+    const feedAfter = (after: number, codecOf: CodecOf, limit: number): ReadonlyArray<FeedEntry> => {
+      const out: Array<FeedEntry> = []
+      let lines = feed.allLines()
+      for (let i = Math.max(0, after); i < lines.length && out.length < limit; i++) {
+        const line = lines[i]!
+        const codec = codecOf(line.stream)
+        if (codec === undefined) continue
+        const matches = (fresh: boolean) => {
+          const found = batchesByVersion(line.stream, codec, fresh).get(line.version)
+          return found !== undefined && (line.checksum === "" || found.checksum === line.checksum) ? found : undefined
+        }
+        let found = matches(false)
+        if (found === undefined) {
+          if (!feed.idle()) break
+          // a line taken back (its append failed) may have been replaced since it was read
+          lines = feed.allLines(true)
+          const now = lines[i]
+          if (
+            now !== undefined &&
+            (now.stream !== line.stream || now.version !== line.version || now.checksum !== line.checksum)
+          ) {
+            i--
+            continue
+          }
+          found = matches(true)
+          if (found === undefined) continue
+        }
+        out.push({ position: line.position, stream: line.stream, batch: found.batch })
+      }
+      return out
     }
 
     const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
@@ -396,32 +470,95 @@ export const make = (options: DiskOptions) =>
      * descriptor the line is appended with, just before writing, so the journal never gets two batches with one
      * version.
      */
-    const appendBatch = (stream: string, jp: string, versionBefore: number, bytes: Uint8Array): Journaled =>
-      io(stream, jp, "append to", () => {
-        const fd = fs.openSync(jp, "a+", 0o600)
-        try {
-          const tail = tailAt(stream, jp, fd)
-          const found = tail.complete < tail.size ? "partial" : (tail.last?.version ?? 0)
-          if (found !== versionBefore) {
-            const text =
-              found === "partial"
-                ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
-                : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
-            const conflict =
-              found === "partial" ? undefined : new VersionConflict({ stream, expected: versionBefore, actual: found })
-            throw new Failure(new StoreError({ stream, text, reason: "conflict" }), conflict)
+    const appendBatch = (
+      stream: string,
+      jp: string,
+      versionBefore: number,
+      version: number,
+      bytes: Uint8Array
+    ): Journaled => {
+      const checksum = Buffer.from(bytes.buffer, bytes.byteOffset + bytes.length - 67, 64).toString("latin1")
+      const journaled = inFeed(stream, version, checksum, () =>
+        io(stream, jp, "append to", () => {
+          const fd = fs.openSync(jp, "a+", 0o600)
+          try {
+            const tail = tailAt(stream, jp, fd)
+            const found = tail.complete < tail.size ? "partial" : (tail.last?.version ?? 0)
+            if (found !== versionBefore) {
+              const text =
+                found === "partial"
+                  ? `memory: ${rel(jp)} ends in a partial line written since the lock was taken (another writer got past the lock); nothing was written; retry`
+                  : `memory: ${rel(jp)} already ends at version ${found}, so a batch following version ${versionBefore} was refused and nothing was written (another writer got past the lock); retry`
+              const conflict =
+                found === "partial"
+                  ? undefined
+                  : new VersionConflict({ stream, expected: versionBefore, actual: found })
+              throw new Failure(new StoreError({ stream, text, reason: "conflict" }), conflict)
+            }
+            Files.writeAll(fd, bytes)
+            // an empty journal (new, as a rule) needs its directory entry made durable too
+            return { fd, path: jp, fresh: tail.size === 0, stamp: Files.stampOfFd(fd) }
+          } catch (e) {
+            fs.closeSync(fd)
+            throw e
           }
-          Files.writeAll(fd, bytes)
-          // an empty journal (new, as a rule) needs its directory entry made durable too
-          return { fd, path: jp, fresh: tail.size === 0, stamp: Files.stampOfFd(fd) }
-        } catch (e) {
-          fs.closeSync(fd)
-          throw e
-        }
-      })
+        })
+      )
+      return { ...journaled.result, position: journaled.position, feed: journaled.pending }
+    }
 
-    /** A batch's line appended to its journal, not yet durable; `stamp` is the journal's right after the write. */
-    type Journaled = Files.Pending & { readonly fresh: boolean; readonly stamp: Files.Stamp }
+    const feedRoot = path.join(dir, "journal")
+    const feed = Feed.make(feedRoot, lockWaitMs)
+    const feedPath = shown(feed.file)
+    /** The feed's failures as the store's: a lock held too long is `unavailable`, a damaged feed `corrupt`. */
+    const feedFailure = (e: unknown, verb = "read"): Failure =>
+      e instanceof Failure
+        ? e
+        : e instanceof Feed.FeedBusy
+          ? new Failure(
+              new StoreError({
+                stream: "",
+                text: `memory: cannot lock ${feedPath}.lock: another tmem process has held it for over ${lockWaitMs / 1000} s (stopped or hung?); end that process and retry`,
+                reason: "unavailable"
+              })
+            )
+          : e instanceof Feed.FeedDamaged
+            ? new Failure(
+                new StoreError({
+                  stream: "",
+                  text: `memory: ${feedPath} ${e.message}; move it aside and tmem builds it again from the journals`,
+                  reason: "corrupt"
+                })
+              )
+            : new Failure(storeError("", feedPath, verb, e))
+    /**
+     * The batch is durable in its journal but its feed line may not be: after a power loss the batch could lack its
+     * place in the feed. Said, not failed: the write itself holds.
+     */
+    const feedUnsynced = (stream: string, synced: PromiseSettledResult<unknown>) =>
+      synced.status === "rejected"
+        ? Effect.logWarning(
+            `${storeError(stream, feedPath, "sync", synced.reason).text} (the write of ${stream} itself is durable)`
+          )
+        : Effect.void
+    const inFeed = <A>(stream: string, version: number, checksum: string, append: () => A) => {
+      try {
+        return feed.around(stream, version, checksum, append)
+      } catch (e) {
+        throw feedFailure(e, "append to")
+      }
+    }
+
+    /**
+     * A batch's line appended to its journal, not yet durable; `stamp` is the journal's right after the write, `feed`
+     * the feed's write of the batch's position, to be made durable with it.
+     */
+    type Journaled = Files.Pending & {
+      readonly fresh: boolean
+      readonly stamp: Files.Stamp
+      readonly position: number
+      readonly feed: Files.Pending
+    }
 
     /** A batch written to disk but not yet durable; `finish` makes it so and puts the projection in place. */
     interface Staged<S, E> {
@@ -479,7 +616,7 @@ export const make = (options: DiskOptions) =>
       try {
         options.beforeJournalAppend?.(stream)
         if (target !== undefined) unmoved(stream, target)
-        journal = appendBatch(stream, jp, versionBefore, encodeKnownLine(line))
+        journal = appendBatch(stream, jp, versionBefore, version, encodeKnownLine(line))
       } catch (e) {
         if (temp !== undefined) {
           Files.closeQuietly(temp)
@@ -493,10 +630,11 @@ export const make = (options: DiskOptions) =>
         Effect.promise(() =>
           Promise.allSettled([
             temp === undefined ? Promise.resolve() : Files.syncAndClose(temp),
-            Files.syncAndClose(journal)
+            Files.syncAndClose(journal),
+            Files.syncAndClose(journal.feed)
           ])
         ),
-        ([t, j]) => {
+        ([t, j, f]) => {
           // The journal decides: if its line is not durable the write failed; if only the projection failed, the
           // next load sees a projection one batch behind and repairs it.
           if (j!.status === "rejected") {
@@ -519,10 +657,13 @@ export const make = (options: DiskOptions) =>
             if (outcome === true) rememberWrite(stream, target, rendered!, journal.stamp, state, version)
             return outcome === true ? undefined : outcome
           })
-          return Effect.flatMap(placed, (warning) => (warning === undefined ? Effect.void : Effect.logWarning(warning)))
+          return Effect.zipRight(
+            feedUnsynced(stream, f!),
+            Effect.flatMap(placed, (warning) => (warning === undefined ? Effect.void : Effect.logWarning(warning)))
+          )
         }
       )
-      return { result: { state, batch: { version, at, events } }, finish }
+      return { result: { state, batch: { version, at, events }, position: journal.position }, finish }
     }
 
     /**
@@ -583,7 +724,7 @@ export const make = (options: DiskOptions) =>
       let journal: Journaled
       try {
         options.beforeJournalAppend?.(stream)
-        journal = appendBatch(stream, jp, version - events.length, encodeKnownLine(line))
+        journal = appendBatch(stream, jp, version - events.length, version, encodeKnownLine(line))
       } catch (e) {
         discard(temps)
         throw e
@@ -591,7 +732,12 @@ export const make = (options: DiskOptions) =>
       const syncAll = (pending: ReadonlyArray<Files.Pending>) =>
         Effect.promise(() => Promise.allSettled(pending.map((p) => Files.syncAndClose(p))))
       const finish = Effect.gen(function* () {
-        const [journalSynced, ...firstSynced] = yield* syncAll([journal, ...temps.map((t) => t.pending)])
+        const [journalSynced, feedSynced, ...firstSynced] = yield* syncAll([
+          journal,
+          journal.feed,
+          ...temps.map((t) => t.pending)
+        ])
+        yield* feedUnsynced(stream, feedSynced!)
         if (journalSynced!.status === "rejected") {
           for (const t of temps) fs.rmSync(t.pending.path, { force: true })
           return yield* Effect.fail(storeError(stream, shown(jp), "sync", journalSynced!.reason))
@@ -640,7 +786,7 @@ export const make = (options: DiskOptions) =>
           remember(stream, state, version)
         })
       })
-      return { result: { state, batch: { version, at, events } }, finish }
+      return { result: { state, batch: { version, at, events }, position: journal.position }, finish }
     }
 
     /** Appends and projects; a projection that moved since the caller's reconcile turns into a conflict (re-decide). */
@@ -1306,6 +1452,17 @@ export const make = (options: DiskOptions) =>
       return batches as ReadonlyArray<Batch<E>>
     }
 
+    const readFeed = (after: number, codecOf: CodecOf, limit?: number) =>
+      attempt(() => {
+        try {
+          return feedAfter(after, codecOf, limit ?? Number.POSITIVE_INFINITY)
+        } catch (e) {
+          throw feedFailure(e)
+        }
+      })
+    // another process's appends show only in the file: look every 100 ms (a stat when nothing changed)
+    const subscribe = pollingSubscribe(readFeed, 100)
+
     return EventStore.of({
       load: <S, E>(stream: string, codec: StreamCodec<S, E>) =>
         Effect.zipRight(
@@ -1324,6 +1481,15 @@ export const make = (options: DiskOptions) =>
             }
           )
         ),
+      readAll: readFeed,
+      head: attempt(() => {
+        try {
+          return feed.allLines().length
+        } catch (e) {
+          throw feedFailure(e)
+        }
+      }),
+      subscribe,
       read: (stream, codec, fromVersion = 0) =>
         Effect.zipRight(
           checkStream(stream),
@@ -1351,7 +1517,11 @@ export const make = (options: DiskOptions) =>
                   )
                 }
                 if (events.length === 0)
-                  return Effect.succeed({ state: current.state, batch: { version: current.version, at, events: [] } })
+                  return Effect.succeed({
+                    state: current.state,
+                    batch: { version: current.version, at, events: [] },
+                    position: 0
+                  })
                 return commit(stream, codec, current.state, current.version, events, at)
               }
             )

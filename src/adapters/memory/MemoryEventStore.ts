@@ -1,7 +1,16 @@
 import { Effect, Either, Layer } from "effect"
 import { foldEvents } from "../../domain/kernel/Decider.js"
-import { type Batch, batchCodec, foldStream, isValidStreamName, type StreamCodec } from "../../domain/kernel/Stream.js"
+import {
+  type Batch,
+  batchCodec,
+  type CodecOf,
+  type FeedEntry,
+  foldStream,
+  isValidStreamName,
+  type StreamCodec
+} from "../../domain/kernel/Stream.js"
 import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { pollingSubscribe } from "../feedPolling.js"
 
 interface StoredStream {
   /** Batches as a reader gets them back: encoded and decoded again on append, like a journal round trip. */
@@ -16,6 +25,8 @@ interface StoredStream {
  */
 export const make = Effect.sync(() => {
   const streams = new Map<string, StoredStream>()
+  /** Every batch in append order: the feed, position i + 1 at index i. */
+  const feed: Array<{ readonly stream: string; readonly batch: Batch<unknown> }> = []
 
   const checkStream = (stream: string) =>
     isValidStreamName(stream)
@@ -39,6 +50,14 @@ export const make = Effect.sync(() => {
       }
     return stored.folded.state as S
   }
+
+  const readAll = (after: number, codecOf: CodecOf, limit = Number.POSITIVE_INFINITY) =>
+    Effect.sync(() => {
+      const out: Array<FeedEntry> = []
+      for (let i = Math.max(0, after); i < feed.length && out.length < limit; i++)
+        if (codecOf(feed[i]!.stream) !== undefined) out.push({ position: i + 1, ...feed[i]! })
+      return out
+    })
 
   return EventStore.of({
     load: (stream, codec) =>
@@ -71,15 +90,19 @@ export const make = Effect.sync(() => {
         if (actual !== expectedVersion)
           return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual }))
         const before = stateOf(stored, codec)
-        if (decoded.length === 0) return { state: before, batch: { version: actual, at, events: [] } }
+        if (decoded.length === 0) return { state: before, batch: { version: actual, at, events: [] }, position: 0 }
         const batch = { version: actual + decoded.length, at, events: decoded }
         const state = foldEvents(codec.evolve, before, decoded)
         const next: StoredStream = stored ?? { batches: [] }
         next.batches.push(batch)
         next.folded = { codec, state }
         streams.set(stream, next)
-        return { state, batch }
-      })
+        feed.push({ stream, batch })
+        return { state, batch, position: feed.length }
+      }),
+    readAll,
+    head: Effect.sync(() => feed.length),
+    subscribe: pollingSubscribe(readAll, 10)
   })
 })
 

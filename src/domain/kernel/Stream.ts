@@ -70,6 +70,19 @@ export interface Batch<E> {
   readonly events: ReadonlyArray<E>
 }
 
+/**
+ * One batch in the store-wide order (the feed): `position` counts batches across every stream of the store, from 1,
+ * with no gaps a reader can see; a batch keeps its position for good.
+ */
+export interface FeedEntry<E = unknown> {
+  readonly position: number
+  readonly stream: string
+  readonly batch: Batch<E>
+}
+
+/** The codec of each kind of stream a feed reader decodes; streams it returns no codec for are passed over. */
+export type CodecOf = (stream: string) => StreamCodec<unknown, unknown> | undefined
+
 /** Stream names are lowercase path-like words (`facts/user`, `session/20260101-ab12`); no `..`, no leading slash. */
 export const isValidStreamName = (stream: string): boolean =>
   /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)*$/.test(stream) && !stream.includes("..")

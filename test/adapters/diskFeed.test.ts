@@ -1,0 +1,172 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, type Layer } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as Lock from "../../src/adapters/disk/lock.js"
+import type { CodecOf, FeedEntry } from "../../src/domain/kernel/Stream.js"
+import { EventStore } from "../../src/ports/EventStore.js"
+import { counterCodec, diskLayer, inc, tempDir } from "../support/stores.js"
+
+const codecOf: CodecOf = (stream) => (stream.startsWith("counter/") ? (counterCodec as never) : undefined)
+const feedFile = (dir: string) => path.join(dir, "journal/feed.log")
+const feedLines = (dir: string) =>
+  fs
+    .readFileSync(feedFile(dir), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { position: number; stream: string; version: number; checksum: string })
+const shape = (entries: ReadonlyArray<FeedEntry>) => entries.map((e) => `${e.position}:${e.stream}@${e.batch.version}`)
+
+const withStore = <A, E>(
+  dir: string,
+  f: (store: EventStore["Type"]) => Effect.Effect<A, E>,
+  layer: Layer.Layer<EventStore> = diskLayer(dir)
+) => Effect.flatMap(EventStore, f).pipe(Effect.provide(layer))
+
+/** A line a crashed writer could leave in the feed: a position for a batch that never reached its journal. */
+const danglingLine = (position: number, stream: string, version: number) =>
+  `${JSON.stringify({ position, stream, version, checksum: "0".repeat(64) })}\n`
+
+describe("the disk store's feed (journal/feed.log)", () => {
+  it.scopedLive("one line per batch, positions 1, 2, 3…, naming the stream, version and journal checksum", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      yield* withStore(dir, (s) =>
+        Effect.gen(function* () {
+          yield* s.append("counter/a", counterCodec, 0, [inc(1), inc(2)], "2026-01-01T00:00:00.000Z")
+          yield* s.append("counter/b", counterCodec, 0, [inc(3)], "2026-01-01T00:00:01.000Z")
+        })
+      )
+      const lines = feedLines(dir)
+      expect(lines.map((l) => `${l.position}:${l.stream}@${l.version}`)).toEqual(["1:counter/a@2", "2:counter/b@1"])
+      const journal = JSON.parse(fs.readFileSync(path.join(dir, "journal/counter/a.jsonl"), "utf8").split("\n")[0]!)
+      expect(lines[0]!.checksum).toBe(journal.checksum)
+      expect(fs.statSync(feedFile(dir)).mode & 0o777).toBe(0o600)
+    })
+  )
+
+  it.scopedLive(
+    "a directory written before the feed existed: readers see its batches in time order, the first writer keeps it",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        yield* withStore(dir, (s) =>
+          Effect.gen(function* () {
+            yield* s.append("counter/b", counterCodec, 0, [inc(1)], "2026-01-01T00:00:02.000Z")
+            yield* s.append("counter/a", counterCodec, 0, [inc(1)], "2026-01-01T00:00:01.000Z")
+            yield* s.append("counter/a", counterCodec, 1, [inc(1)], "2026-01-01T00:00:03.000Z")
+          })
+        )
+        fs.rmSync(feedFile(dir))
+        const before = yield* withStore(dir, (s) => s.readAll(0, codecOf))
+        expect(shape(before)).toEqual(["1:counter/a@1", "2:counter/b@1", "3:counter/a@2"])
+        expect(fs.existsSync(feedFile(dir))).toBe(false)
+        const appended = yield* withStore(dir, (s) =>
+          s.append("counter/b", counterCodec, 1, [inc(1)], "2026-01-01T00:00:04.000Z")
+        )
+        expect(appended.position).toBe(4)
+        const after = yield* withStore(dir, (s) => s.readAll(0, codecOf))
+        expect(shape(after)).toEqual([...shape(before), "4:counter/b@2"])
+        expect(feedLines(dir)).toHaveLength(4)
+      })
+  )
+
+  it.scopedLive("a line whose batch never reached its journal (a crash between the two) is passed over", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const at = "2026-01-01T00:00:00.000Z"
+      yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 0, [inc(1)], at))
+      fs.appendFileSync(feedFile(dir), danglingLine(2, "counter/a", 2))
+      const entries = yield* withStore(dir, (s) =>
+        Effect.gen(function* () {
+          const next = yield* s.append("counter/a", counterCodec, 1, [inc(5)], at)
+          expect(next.position).toBe(3)
+          return yield* s.readAll(0, codecOf)
+        })
+      )
+      expect(shape(entries)).toEqual(["1:counter/a@1", "3:counter/a@2"])
+      expect(entries[1]!.batch.events).toStrictEqual([inc(5)])
+    })
+  )
+
+  it.scopedLive("a line whose batch is still being written (the feed lock is held) ends the read there", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const at = "2026-01-01T00:00:00.000Z"
+      yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 0, [inc(1)], at))
+      fs.appendFileSync(feedFile(dir), danglingLine(2, "counter/a", 2))
+      yield* Lock.ready
+      const held = Lock.tryTake(`${feedFile(dir)}.lock`)!
+      try {
+        expect(shape(yield* withStore(dir, (s) => s.readAll(0, codecOf)))).toEqual(["1:counter/a@1"])
+      } finally {
+        Lock.release(held)
+      }
+      // the writer is gone and its batch never came: the line is a leftover
+      expect(shape(yield* withStore(dir, (s) => s.readAll(0, codecOf)))).toEqual(["1:counter/a@1"])
+      expect(yield* withStore(dir, (s) => s.head)).toBe(2)
+    })
+  )
+
+  it.scopedLive("an append whose journal write fails takes its feed line back", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const at = "2026-01-01T00:00:00.000Z"
+      yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 0, [inc(1)], at))
+      const journal = path.join(dir, "journal/counter/a.jsonl")
+      let once = true
+      const failing = diskLayer(dir, {
+        // another writer got past the lock and left half a line: the append refuses to write after it
+        beforeJournalAppend: () => {
+          if (once) fs.appendFileSync(journal, '{"version":')
+          once = false
+        }
+      })
+      const r = yield* Effect.either(
+        withStore(dir, (s) => s.append("counter/a", counterCodec, 1, [inc(2)], at), failing)
+      )
+      expect(Either.isLeft(r)).toBe(true)
+      expect(feedLines(dir)).toHaveLength(1)
+      fs.truncateSync(journal, fs.statSync(journal).size - '{"version":'.length)
+      const next = yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 1, [inc(2)], at))
+      expect(next.position).toBe(2)
+      expect(feedLines(dir).map((l) => l.position)).toEqual([1, 2])
+    })
+  )
+
+  it.scopedLive("a torn last feed line (a crash mid-write) is cut off by the next writer; readers never see it", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const at = "2026-01-01T00:00:00.000Z"
+      yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 0, [inc(1)], at))
+      fs.appendFileSync(feedFile(dir), '{"position":2,"str')
+      expect(shape(yield* withStore(dir, (s) => s.readAll(0, codecOf)))).toEqual(["1:counter/a@1"])
+      const next = yield* withStore(dir, (s) => s.append("counter/b", counterCodec, 0, [inc(1)], at))
+      expect(next.position).toBe(2)
+      expect(shape(yield* withStore(dir, (s) => s.readAll(0, codecOf)))).toEqual(["1:counter/a@1", "2:counter/b@1"])
+    })
+  )
+
+  it.scopedLive("a damaged feed is a corrupt StoreError saying which line and what to do; nothing is appended", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const at = "2026-01-01T00:00:00.000Z"
+      yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 0, [inc(1)], at))
+      fs.appendFileSync(feedFile(dir), "not a feed line\n")
+      const read = yield* Effect.either(withStore(dir, (s) => s.readAll(0, codecOf)))
+      expect(
+        Either.isLeft(read) && read.left._tag === "StoreError" ? [read.left.reason, read.left.text] : read
+      ).toEqual([
+        "corrupt",
+        `memory: ${feedFile(dir)} line 2 is not a feed entry; move it aside and tmem builds it again from the journals`
+      ])
+      const write = yield* Effect.either(withStore(dir, (s) => s.append("counter/a", counterCodec, 1, [inc(1)], at)))
+      expect(Either.isLeft(write) && write.left._tag === "StoreError" ? write.left.reason : write).toBe("corrupt")
+      expect(fs.readFileSync(path.join(dir, "journal/counter/a.jsonl"), "utf8").split("\n")).toHaveLength(2)
+      // moved aside, it is built again from the journals
+      fs.renameSync(feedFile(dir), `${feedFile(dir)}.damaged`)
+      const again = yield* withStore(dir, (s) => s.append("counter/a", counterCodec, 1, [inc(1)], at))
+      expect(again.position).toBe(2)
+    })
+  )
+})
