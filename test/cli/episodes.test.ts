@@ -31,6 +31,55 @@ const write = (dir: string, name: string, value: unknown) => {
 }
 
 describe("tmem session ingest, episodes, recall", () => {
+  it("events --follow shows a session ingested by another process: its untrusted source, its end, its episode", async () => {
+    const dir = fresh()
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-ws-"))
+    track(work)
+    const { spawn } = await import("node:child_process")
+    const follower = spawn(process.execPath, [path.resolve("dist/bin.js"), "--dir", dir, "--json", "events", "-f"], {
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    follower.stdout.on("data", (c) => (out += c))
+    try {
+      await new Promise((r) => setTimeout(r, 400))
+      const ingested = await tmem([
+        "--dir",
+        dir,
+        "session",
+        "ingest",
+        write(work, "o.json", transcript("s-watched", "/etc/hosts", work))
+      ])
+      expect(ingested.code, ingested.stderr).toBe(0)
+      const deadline = Date.now() + 10_000
+      while (!out.includes("episode_pending_review") && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50))
+    } finally {
+      follower.kill()
+    }
+    const events = out
+      .trim()
+      .split("\n")
+      .map(
+        (l) => (JSON.parse(l) as { ok: true; result: { type: string; position: number; sessionId?: string } }).result
+      )
+    expect(events.map((e) => e.type)).toEqual([
+      "session_tainted",
+      "session_ended",
+      "episode_stored",
+      "episode_pending_review"
+    ])
+    expect(events[0]).toMatchObject({ sessionId: "s-watched", stream: "session/s-watched", content: "read_file" })
+    const positions = events.map((e) => e.position)
+    expect(positions).toEqual([...positions].sort((a, b) => a - b))
+    // the same events, in the same order, from the journal afterwards
+    const history = await tmem(["--dir", dir, "--json", "events"])
+    const listed = (JSON.parse(history.stdout) as { result: Array<{ type: string }> }).result.map((e) => e.type)
+    expect(listed.filter((t) => t.startsWith("session_") || t.startsWith("episode_"))).toEqual(
+      events.map((e) => e.type)
+    )
+  })
+
   it("ingests sessions: a workspace session is trusted and recalled; an outside read is pending until promoted", async () => {
     const dir = fresh()
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-ws-"))

@@ -1,6 +1,6 @@
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
-import { Cause, Console, Effect, Either, Exit, Option, Schedule } from "effect"
+import { Cause, Console, Effect, Either, Exit, Option, Stream } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as Path from "node:path"
@@ -9,7 +9,7 @@ import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
 import { fillPercent } from "../../domain/facts/promptBlock.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
-import { type Cursor, lifecycleHistory } from "../../app/events.js"
+import { followLifecycle, lifecycleFeed } from "../../app/events.js"
 import { capOf, loadFacts, outstandingEditRejection, parseTarget, rewriteFacts } from "../../app/facts.js"
 import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { memoryBlock } from "../../app/prompt.js"
@@ -398,31 +398,21 @@ const events = Command.make(
   },
   ({ follow }) =>
     Effect.flatMap(tmem, (g) => {
-      const print = (cursor: Cursor) =>
-        Effect.gen(function* () {
-          const { events: list, cursor: next } = yield* lifecycleHistory(cursor)
-          // one line per event, each in the {"ok":…} shape of every --json answer
-          for (const e of list) yield* Console.log(g.json ? JSON.stringify({ ok: true, result: e }) : historyLine(e))
-          return next
-        })
       if (!follow)
         return report(
           g,
-          Effect.map(lifecycleHistory(), ({ events: list }) => ({
+          Effect.map(lifecycleFeed(), ({ events: list }) => ({
             text: list.map((e) => historyLine(e)).join("\n"),
             json: list
           }))
         )
-      // Following prints one event per line (JSON lines with --json) until interrupted.
+      // Following prints one event per line (JSON lines with --json) as any process writes it, until interrupted.
       return report(
         g,
         Effect.gen(function* () {
-          let cursor: Cursor = {}
           yield* runsUntilSignal
-          // suspend, so every round reads from the cursor the previous round left
-          yield* Effect.repeat(
-            Effect.suspend(() => print(cursor)).pipe(Effect.tap((next) => Effect.sync(() => void (cursor = next)))),
-            Schedule.spaced("250 millis")
+          yield* Stream.runForEach(followLifecycle(), (e) =>
+            Console.log(g.json ? JSON.stringify({ ok: true, result: e }) : historyLine(e))
           )
           return { text: "", json: null }
         })

@@ -1,11 +1,15 @@
 import { Match } from "effect"
 import type { Batch } from "../kernel/Stream.js"
 import type { FactEvent, Target } from "../facts/schema.js"
+import type { SessionEvent } from "../sessions/session.js"
 import { type EpisodeEvent, previewOf } from "../episodes/store.js"
 import { isPendingReview } from "../sessions/provenance.js"
 import { plural, preview } from "../text/utf8.js"
 
-/** Public event types: the spec's (facts §9) plus three that make hand edits and imports visible. */
+/**
+ * Public event types: the spec's (facts §9), those that make hand edits and imports visible, and two of sessions
+ * (a session's first untrusted source, its end) so the audit trail shows where an untrusted episode came from.
+ */
 export type LifecycleType =
   | "fact_added"
   | "fact_merged"
@@ -24,6 +28,8 @@ export type LifecycleType =
   | "episode_pending_review"
   | "episode_discarded"
   | "episodes_imported"
+  | "session_tainted"
+  | "session_ended"
 
 /**
  * A lifecycle event as library users and `tmem events` see it: the spec's fields (unused ones absent) plus the
@@ -33,6 +39,8 @@ export interface LifecycleEvent {
   readonly type: LifecycleType
   readonly stream: string
   readonly version: number
+  /** The batch's place in the store-wide feed, when the event was read from the feed: a consumer's checkpoint. */
+  readonly position?: number
   readonly timestamp: string
   readonly target?: Target
   readonly sessionId?: string
@@ -146,6 +154,26 @@ export const episodeLifecycle = (stream: string, batch: Batch<EpisodeEvent>): Re
   })
 }
 
+/**
+ * Lifecycle events of one session batch: the sources that first made the session untrusted, and its end. Messages
+ * and buffer lines are the session's content, not events of the memory.
+ */
+export const sessionLifecycle = (stream: string, batch: Batch<SessionEvent>): ReadonlyArray<LifecycleEvent> => {
+  const first = batch.version - batch.events.length
+  const sessionId = stream.slice(stream.indexOf("/") + 1)
+  return batch.events.flatMap((event, i): ReadonlyArray<LifecycleEvent> => {
+    const base = { stream, version: first + i + 1, timestamp: event.at, sessionId }
+    switch (event._tag) {
+      case "TaintObserved":
+        return [{ ...base, type: "session_tainted", content: event.sources.join(", ") }]
+      case "SessionEnded":
+        return [{ ...base, type: "session_ended", count: event.turns }]
+      default:
+        return []
+    }
+  })
+}
+
 const cut = (s: string | undefined) => preview(s ?? "", 70)
 
 /** The one-line terminal rendering (verbose mode), as odek prints it. */
@@ -186,5 +214,9 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `💾 ✗ episode discarded: ${e.sessionId ?? ""}`
     case "episodes_imported":
       return `💾 ⇣ episodes imported (${plural(e.newCount ?? 0, "episode", "episodes")})`
+    case "session_tainted":
+      return `🔒 session ${e.sessionId ?? ""} untrusted: ${cut(e.content)}`
+    case "session_ended":
+      return `■ session ${e.sessionId ?? ""} ended (${plural(e.count ?? 0, "turn", "turns")})`
   }
 }
