@@ -16,6 +16,7 @@ import * as DiskDerivedFiles from "./disk/DiskDerivedFiles.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
+import { feedNotifier } from "../app/notifications.js"
 import * as RpEmbedder from "./rp/RpEmbedder.js"
 import * as WeightedEmbedder from "./rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "./search/LocalEpisodeSearch.js"
@@ -25,7 +26,10 @@ export const NodeFiles = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 export interface LiveOptions {
   readonly dir: string
   readonly config: MemoryConfig
+  /** Where lifecycle events go; they are read from the store's feed (app/notifications.ts). Default: nowhere. */
   readonly notifier?: Layer.Layer<Notifier>
+  /** Names the notifier's checkpoint in the store, so the next process under that name goes on where this one ended. */
+  readonly consumer?: string
   readonly lockWaitMs?: number
   /** Who approves mutating tool calls; default: every call goes ahead. */
   readonly approval?: Layer.Layer<Approval>
@@ -64,8 +68,19 @@ const llmFor = (config: MemoryConfig) =>
     : NoneLlm.layer
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
-export const liveLayer = (options: LiveOptions) =>
-  Layer.mergeAll(
+export const liveLayer = (options: LiveOptions) => {
+  const store = DiskEventStore.layer({
+    dir: options.dir,
+    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
+  })
+  // silence costs nothing: no feed is read when no one listens
+  const notifier =
+    options.notifier === undefined || options.notifier === Notifiers.silent
+      ? Notifiers.silent
+      : feedNotifier(options.consumer !== undefined ? { consumer: options.consumer } : {}).pipe(
+          Layer.provide(Layer.merge(options.notifier, store))
+        )
+  return Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
     Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
@@ -74,16 +89,14 @@ export const liveLayer = (options: LiveOptions) =>
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        DiskEventStore.layer({
-          dir: options.dir,
-          ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
-        }),
+        store,
         embedderFor(options.config),
         llmFor(options.config),
         Settings.layer(options.config),
-        options.notifier ?? Notifiers.silent,
+        notifier,
         options.approval ?? Approvals.auto,
         options.progress ?? Progresses.silent
       )
     )
   )
+}

@@ -110,6 +110,16 @@ export class EventStore extends Context.Tag("tmem/EventStore")<
      * resumes from it misses nothing.
      */
     readonly subscribe: (after: number, codecOf: CodecOf) => Stream.Stream<FeedEntry, StoreError>
+    /**
+     * The last feed position a named consumer (a notifier, a projection) has handled, or undefined when it has none
+     * yet. Consumer names are lowercase words (`[a-z0-9][a-z0-9_-]*`).
+     */
+    readonly checkpoint: (consumer: string) => Effect.Effect<number | undefined, StoreError>
+    /**
+     * Records that `consumer` has handled the feed up to `position`. It need not be durable at once: a checkpoint that
+     * falls back (a crash) only has the consumer handle some batches again, which at-least-once delivery allows.
+     */
+    readonly saveCheckpoint: (consumer: string, position: number) => Effect.Effect<void, StoreError>
     /** The store's own retry policy; without one, the handler's default for local stores (`conflictRetry`). */
     readonly retry?: RetryPolicy
   }

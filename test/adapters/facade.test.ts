@@ -1,4 +1,5 @@
 import { ManagedRuntime } from "effect"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -40,6 +41,30 @@ const SESSION: ReadonlyArray<ChatMessage> = [
 ]
 
 describe("openMemory (the Promise facade)", () => {
+  it("onEvent sees other processes' writes while the memory is open; a named consumer catches up on reopening", async () => {
+    const d = fresh()
+    const events: Array<LifecycleEvent> = []
+    const memory = await openMemory({ dir: d, onEvent: (e) => events.push(e), consumer: "watcher", watchMs: 50 })
+    const other = spawnSync(
+      process.execPath,
+      [path.resolve("dist/bin.js"), "--dir", d, "facts", "add", "env", "Redis 7 on port 6380"],
+      {
+        encoding: "utf8"
+      }
+    )
+    expect(other.status, other.stderr).toBe(0)
+    const deadline = Date.now() + 10_000
+    while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(events.map((e) => [e.type, e.content, e.position])).toEqual([["fact_added", "Redis 7 on port 6380", 1]])
+    await memory.close()
+    // written while no one listened under that name: delivered when the consumer opens the memory again
+    spawnSync(process.execPath, [path.resolve("dist/bin.js"), "--dir", d, "facts", "add", "user", "Prefers tabs"])
+    const later: Array<LifecycleEvent> = []
+    const reopened = await openMemory({ dir: d, onEvent: (e) => later.push(e), consumer: "watcher", watchMs: 0 })
+    expect(later.map((e) => [e.type, e.content, e.position])).toEqual([["fact_added", "Prefers tabs", 2]])
+    await reopened.close()
+  })
+
   it("gives the same results as the Effect API on the same scenario", async () => {
     const a = fresh()
     const events: Array<LifecycleEvent> = []
@@ -67,7 +92,8 @@ describe("openMemory (the Promise facade)", () => {
 
     expect(viaFacade).toEqual(viaEffect)
     expect(fs.readFileSync(path.join(a, "user.md"), "utf8")).toBe(fs.readFileSync(path.join(b, "user.md"), "utf8"))
-    expect(events.map((e) => e.type)).toEqual(["fact_added", "fact_merged", "episode_stored"])
+    // read from the feed: the session's end shows too, in the order it was written
+    expect(events.map((e) => e.type)).toEqual(["fact_added", "fact_merged", "session_ended", "episode_stored"])
   })
 
   it("rejects with the typed error, one line", async () => {

@@ -8,6 +8,7 @@ import {
   type CodecOf,
   type FeedEntry,
   foldStream,
+  isValidConsumerName,
   isValidStreamName,
   type StreamCodec,
   type TextProjection
@@ -168,6 +169,18 @@ export const make = (options: DiskOptions) =>
       e instanceof Failure ? e.error : new StoreError({ stream: "", text: `memory: ${oneLine(e)}` })
     const attempt = <A>(f: () => A): Effect.Effect<A, StoreError> => Effect.try({ try: f, catch: failureOf })
 
+    const checkpointPath = (consumer: string) => path.join(dir, "journal", "consumers", `${consumer}.position`)
+    const checkConsumer = (consumer: string) =>
+      isValidConsumerName(consumer)
+        ? Effect.void
+        : Effect.fail(
+            new StoreError({
+              stream: "",
+              text: `memory: invalid consumer name ${JSON.stringify(consumer)}; use lowercase letters, digits, - and _`,
+              reason: "invalid"
+            })
+          )
+
     const checkStream = (stream: string) =>
       isValidStreamName(stream)
         ? Effect.void
@@ -298,26 +311,30 @@ export const make = (options: DiskOptions) =>
         }
       })
 
+    type Checked<E> = { readonly batch: Batch<E>; readonly checksum: string }
+
     /**
-     * Every complete batch of the journal with its line's checksum (empty for lines written before checksums), decoded
-     * and checked for a gapless version chain.
+     * The complete lines of `bytes` as batches with their checksums (empty for lines written before checksums),
+     * decoded and checked to continue the version chain from `version`; `firstLine` numbers them in messages.
      */
-    const readJournal = <S, E>(
+    const decodeLines = <S, E>(
       stream: string,
-      codec: StreamCodec<S, E>
-    ): ReadonlyArray<{ readonly batch: Batch<E>; readonly checksum: string }> => {
+      codec: StreamCodec<S, E>,
+      bytes: Buffer | undefined,
+      version: number,
+      firstLine: number
+    ): Array<Checked<E>> => {
       const p = journalPath(stream)
-      const lines = completeLines(io(stream, p, "read", () => Files.readNoFollow(p)))
       const decodeEvents = batchCodec(codec).decode
-      const batches: Array<{ readonly batch: Batch<E>; readonly checksum: string }> = []
-      let version = 0
-      for (const [i, text] of lines.entries()) {
+      const batches: Array<Checked<E>> = []
+      for (const [i, text] of completeLines(bytes).entries()) {
         const line = verifyLine(text)
-        if (Either.isLeft(line)) throw damaged(stream, p, i + 1, line.left)
+        if (Either.isLeft(line)) throw damaged(stream, p, firstLine + i, line.left)
         const events = decodeEvents(line.right.events)
-        if (Either.isLeft(events)) throw damaged(stream, p, i + 1, "holds an event this version of tmem cannot read")
+        if (Either.isLeft(events))
+          throw damaged(stream, p, firstLine + i, "holds an event this version of tmem cannot read")
         if (events.right.length === 0 || line.right.version !== version + events.right.length)
-          throw damaged(stream, p, i + 1, `version ${line.right.version} does not follow ${version}`)
+          throw damaged(stream, p, firstLine + i, `version ${line.right.version} does not follow ${version}`)
         version = line.right.version
         batches.push({
           batch: { version, at: line.right.at, events: events.right },
@@ -326,29 +343,66 @@ export const make = (options: DiskOptions) =>
       }
       return batches
     }
-    const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> =>
-      readJournal(stream, codec).map((b) => b.batch)
 
-    // A feed reader's view of each journal, kept while the journal stands as it was: following the feed reads a
-    // journal again only when it changed.
+    /** Every complete batch of the journal, decoded and checked for a gapless version chain. */
+    const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> => {
+      const p = journalPath(stream)
+      return decodeLines(
+        stream,
+        codec,
+        io(stream, p, "read", () => Files.readNoFollow(p)),
+        0,
+        1
+      ).map((b) => b.batch)
+    }
+
+    // A feed reader's view of each journal: journals only grow (a torn tail is cut, a repair replaces nothing a
+    // reader has seen complete), so following the feed reads only what was appended since the last look, and reads a
+    // journal whole again only when it is another file or shorter than before.
     const feedJournals = new Map<
       string,
       {
-        readonly moment: string
+        readonly ino: number
+        readonly end: number
+        readonly lines: number
+        readonly version: number
         readonly codec: unknown
-        readonly byVersion: ReadonlyMap<number, { readonly batch: Batch<unknown>; readonly checksum: string }>
+        readonly byVersion: Map<number, Checked<unknown>>
       }
     >()
     const batchesByVersion = (stream: string, codec: StreamCodec<unknown, unknown>, fresh: boolean) => {
       const jp = journalPath(stream)
-      const info = statOptional(jp)
-      if (info === undefined) return new Map<number, { readonly batch: Batch<unknown>; readonly checksum: string }>()
-      const moment = momentOf(info)
-      const known = feedJournals.get(jp)
-      if (!fresh && known !== undefined && known.moment === moment && known.codec === codec) return known.byVersion
-      const byVersion = new Map(readJournal(stream, codec).map((b) => [b.batch.version, b] as const))
-      feedJournals.set(jp, { moment, codec, byVersion })
-      return byVersion
+      return io(stream, jp, "read", () => {
+        let fd: number
+        try {
+          fd = fs.openSync(jp, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "ENOENT") return new Map<number, Checked<unknown>>()
+          throw e
+        }
+        try {
+          const info = fs.fstatSync(fd)
+          let known = feedJournals.get(jp)
+          if (fresh || known === undefined || known.codec !== codec || known.ino !== info.ino || info.size < known.end)
+            known = { ino: info.ino, end: 0, lines: 0, version: 0, codec, byVersion: new Map() }
+          if (info.size > known.end) {
+            const bytes = Files.readRange(fd, known.end, info.size - known.end)
+            const complete = bytes.lastIndexOf(10) + 1
+            const added = decodeLines(stream, codec, bytes.subarray(0, complete), known.version, known.lines + 1)
+            for (const b of added) known.byVersion.set(b.batch.version, b)
+            known = {
+              ...known,
+              end: known.end + complete,
+              lines: known.lines + added.length,
+              version: added.length === 0 ? known.version : added[added.length - 1]!.batch.version
+            }
+          }
+          feedJournals.set(jp, known)
+          return known.byVersion
+        } finally {
+          fs.closeSync(fd)
+        }
+      })
     }
 
     /**
@@ -1484,11 +1538,44 @@ export const make = (options: DiskOptions) =>
       readAll: readFeed,
       head: attempt(() => {
         try {
-          return feed.allLines().length
+          return feed.last()
         } catch (e) {
           throw feedFailure(e)
         }
       }),
+      checkpoint: (consumer) =>
+        Effect.zipRight(
+          checkConsumer(consumer),
+          attempt(() => {
+            const p = checkpointPath(consumer)
+            const bytes = io("", p, "read", () => Files.readNoFollow(p))
+            if (bytes === undefined) return undefined
+            const text = bytes.toString("utf8").trim()
+            if (!/^\d{1,15}$/.test(text))
+              throw new Failure(
+                new StoreError({
+                  stream: "",
+                  text: `memory: ${shown(p)} does not hold a feed position; delete it and the consumer starts from the feed's end`,
+                  reason: "corrupt"
+                })
+              )
+            return Number(text)
+          })
+        ),
+      saveCheckpoint: (consumer, position) =>
+        Effect.zipRight(
+          checkConsumer(consumer),
+          attempt(() => {
+            const p = checkpointPath(consumer)
+            io("", p, "write", () => {
+              Files.ensureDir(path.dirname(p))
+              // no fsync: a checkpoint that falls back after a crash only repeats some deliveries
+              const temp = Files.writeTemp(p, utf8.encode(`${position}\n`))
+              fs.closeSync(temp.fd)
+              fs.renameSync(temp.path, p)
+            })
+          })
+        ),
       subscribe,
       read: (stream, codec, fromVersion = 0) =>
         Effect.zipRight(

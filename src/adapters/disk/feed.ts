@@ -157,8 +157,11 @@ export const make = (root: string, lockWaitMs: number) => {
     }
   }
 
-  /** The last position of the feed open as `fd`; a torn last line (a crash mid-write) is cut off. */
-  const lastPosition = (fd: number): number => {
+  /**
+   * The last position of the feed open as `fd`. A torn last line (a crash mid-write) is cut off when `cut` (a writer
+   * holding the lock), else passed over.
+   */
+  const lastPosition = (fd: number, cut: boolean): number => {
     const stamp = Files.stampOfFd(fd)
     if (written !== undefined && Files.sameStamp(written.stamp, stamp)) return written.last
     const size = Number(stamp.size)
@@ -168,15 +171,31 @@ export const make = (root: string, lockWaitMs: number) => {
     const end = tail.lastIndexOf(10)
     if (end < 0) {
       if (chunk < size) throw new FeedDamaged(0, "has a last line longer than 4 KB")
-      fs.ftruncateSync(fd, 0)
+      if (cut) fs.ftruncateSync(fd, 0)
       return 0
     }
-    if (size - chunk + end + 1 < size) fs.ftruncateSync(fd, size - chunk + end + 1)
+    if (cut && size - chunk + end + 1 < size) fs.ftruncateSync(fd, size - chunk + end + 1)
     const start = tail.lastIndexOf(10, end - 1) + 1
     if (start === 0 && chunk < size) throw new FeedDamaged(0, "has a last line longer than 4 KB")
     const line = decode(tail.toString("utf8", start, end))
     if (line === undefined) throw new FeedDamaged(0, "ends in a line that is not a feed entry")
     return line.position
+  }
+
+  /** The feed's last position, read from its end (a reader's `head`). */
+  const last = (): number => {
+    let fd: number
+    try {
+      fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e
+      return fromJournals(root).length
+    }
+    try {
+      return lastPosition(fd, false)
+    } finally {
+      fs.closeSync(fd)
+    }
   }
 
   /**
@@ -194,7 +213,7 @@ export const make = (root: string, lockWaitMs: number) => {
     try {
       const fd = fs.openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600)
       try {
-        let last = lastPosition(fd)
+        let last = lastPosition(fd, true)
         if (last === 0) {
           // the first line of this feed: batches written before there was one come first
           const earlier = fromJournals(root)
@@ -286,7 +305,7 @@ export const make = (root: string, lockWaitMs: number) => {
     }
   }
 
-  return { file, around, idle, allLines }
+  return { file, around, idle, allLines, last }
 }
 
 export type Feed = ReturnType<typeof make>

@@ -21,6 +21,7 @@ import type { ChatMessage } from "../../domain/sessions/message.js"
 import type { Approval } from "../../ports/Approval.js"
 import { liveLayer } from "../live.js"
 import * as Notifiers from "../notify/Notifiers.js"
+import { Notifier } from "../../ports/Notifier.js"
 import { trustZoneFor } from "../trustZone.js"
 
 export interface OpenMemoryOptions {
@@ -32,8 +33,20 @@ export interface OpenMemoryOptions {
   readonly llm?: Readonly<Record<string, unknown>>
   /** The embedder, as the config file's `embedding` block (`{ provider: "http", base_url, model, … }`); overrides `config`. */
   readonly embedder?: Readonly<Record<string, unknown>>
-  /** Lifecycle events as they happen, after each write is durable. A throwing handler cannot break a write. */
+  /**
+   * Lifecycle events, read from the store's feed once each write is durable: this memory's writes and, while the
+   * memory is open, other processes' writes to the same directory (looked for every `watchMs`). A throwing handler
+   * cannot break a write.
+   */
   readonly onEvent?: (event: LifecycleEvent) => void
+  /**
+   * Keeps `onEvent`'s place in the feed under this name (lowercase letters, digits, `-`, `_`), so the next memory
+   * opened with it first delivers what this one had not (a crash, a close before delivery): at least once. Without a
+   * name, delivery starts at the feed's end when the memory opens.
+   */
+  readonly consumer?: string
+  /** How often an open memory with `onEvent` looks for other processes' writes, in ms (default 250; 0: never). */
+  readonly watchMs?: number
   /** Who approves mutating tool calls (default: every call goes ahead). */
   readonly approval?: Layer.Layer<Approval>
   /** The workspace of this agent's sessions, for the trust zone (default: the current directory). */
@@ -102,6 +115,7 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
       dir,
       config,
       notifier: options.onEvent !== undefined ? Notifiers.callback(options.onEvent) : Notifiers.silent,
+      ...(options.consumer !== undefined ? { consumer: options.consumer } : {}),
       ...(options.approval !== undefined ? { approval: options.approval } : {}),
       ...(options.drainMs !== undefined ? { backgroundDrain: Duration.millis(options.drainMs) } : {})
     })
@@ -123,6 +137,23 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
       Effect.catchAll((e) => Effect.logWarning(`memory: owed session-end work not resumed: ${e.message}`))
     )
   )
+  // Other processes' writes reach onEvent through the same consumer: a wake-up that finds nothing delivers nothing.
+  // The timer is unref'd, so an open memory never keeps the process alive by itself.
+  const wake = Effect.flatMap(Notifier, (n) => n.notify([]))
+  const watchMs = options.watchMs ?? 250
+  let watching: ReturnType<typeof setInterval> | undefined
+  let looking = false
+  if (options.onEvent !== undefined && watchMs > 0) {
+    watching = setInterval(() => {
+      if (looking) return
+      looking = true
+      runtime.runPromise(wake).finally(() => (looking = false))
+    }, watchMs)
+    watching.unref()
+  }
+  // what a named consumer missed (a crash, a close before delivery) is delivered now, not at the next write
+  if (options.onEvent !== undefined && options.consumer !== undefined) await runtime.runPromise(wake)
+  let closed: Promise<void> | undefined
   return {
     // a plain-JS caller can pass anything; it is checked as strictly as the model's JSON string
     tool: (args) => run(runMemoryTool(args)),
@@ -138,6 +169,12 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
     promote: (sessionId) => run(promoteEpisode(sessionId)),
     waitForBackground: (timeoutMs) => run(Effect.flatMap(Background, (b) => b.drain(Duration.millis(timeoutMs)))),
     // the Background layer's finalizer drains (bounded), then interrupts
-    close: () => runtime.dispose()
+    close: () =>
+      (closed ??= (async () => {
+        clearInterval(watching)
+        // what this memory's last writes announced is delivered before it closes
+        if (options.onEvent !== undefined) await runtime.runPromise(wake).catch(() => undefined)
+        await runtime.dispose()
+      })())
   }
 }

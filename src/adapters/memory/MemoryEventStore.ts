@@ -6,6 +6,7 @@ import {
   type CodecOf,
   type FeedEntry,
   foldStream,
+  isValidConsumerName,
   isValidStreamName,
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
@@ -27,6 +28,17 @@ export const make = Effect.sync(() => {
   const streams = new Map<string, StoredStream>()
   /** Every batch in append order: the feed, position i + 1 at index i. */
   const feed: Array<{ readonly stream: string; readonly batch: Batch<unknown> }> = []
+  const checkpoints = new Map<string, number>()
+  const checkConsumer = (name: string) =>
+    isValidConsumerName(name)
+      ? Effect.void
+      : Effect.fail(
+          new StoreError({
+            stream: "",
+            text: `memory: invalid consumer name ${JSON.stringify(name)}`,
+            reason: "invalid"
+          })
+        )
 
   const checkStream = (stream: string) =>
     isValidStreamName(stream)
@@ -102,7 +114,17 @@ export const make = Effect.sync(() => {
       }),
     readAll,
     head: Effect.sync(() => feed.length),
-    subscribe: pollingSubscribe(readAll, 10)
+    subscribe: pollingSubscribe(readAll, 10),
+    checkpoint: (name) =>
+      Effect.zipRight(
+        checkConsumer(name),
+        Effect.sync(() => checkpoints.get(name))
+      ),
+    saveCheckpoint: (name, position) =>
+      Effect.zipRight(
+        checkConsumer(name),
+        Effect.sync(() => void checkpoints.set(name, position))
+      )
   })
 })
 

@@ -83,6 +83,9 @@ export interface FeedEntry<E = unknown> {
 /** The codec of each kind of stream a feed reader decodes; streams it returns no codec for are passed over. */
 export type CodecOf = (stream: string) => StreamCodec<unknown, unknown> | undefined
 
+/** Feed consumers (checkpoints) are named by one lowercase word. */
+export const isValidConsumerName = (name: string): boolean => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(name)
+
 /** Stream names are lowercase path-like words (`facts/user`, `session/20260101-ab12`); no `..`, no leading slash. */
 export const isValidStreamName = (stream: string): boolean =>
   /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_.-]*)*$/.test(stream) && !stream.includes("..")
