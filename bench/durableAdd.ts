@@ -13,6 +13,7 @@ import * as WeightedEmbedder from "../src/adapters/rp/WeightedEmbedder.js"
 import { addFact, removeFact } from "../src/app/facts.js"
 import { fullEnvFile } from "./rp.js"
 import { Settings } from "../src/app/Settings.js"
+import { odekProjections } from "../src/domain/odek/projections.js"
 import { DEFAULT_CONFIG } from "../src/domain/config/MemoryConfig.js"
 import { fmt, median, nowMs, percentile, table } from "./stats.js"
 
@@ -68,7 +69,10 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-add-"))
   const bare = path.join(dir, "bare.md")
   const layer = Layer.mergeAll(
-    DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles)),
+    DiskEventStore.layer({
+      dir,
+      projections: odekProjections({ user: DEFAULT_CONFIG.factsLimitUser, env: 10_000_000 })
+    }).pipe(Layer.provide(NodeFiles)),
     // the default configuration's embedder (`local`), as `tmem facts add` uses it
     WeightedEmbedder.layer(256),
     NoneLlm.layer,

@@ -17,6 +17,7 @@ import * as DiskEventStore from "./disk/DiskEventStore.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
 import { feedNotifier } from "../app/notifications.js"
+import { odekProjections } from "../domain/odek/projections.js"
 import * as RpEmbedder from "./rp/RpEmbedder.js"
 import * as WeightedEmbedder from "./rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "./search/LocalEpisodeSearch.js"
@@ -71,6 +72,8 @@ const llmFor = (config: MemoryConfig) =>
 export const liveLayer = (options: LiveOptions) => {
   const store = DiskEventStore.layer({
     dir: options.dir,
+    // a hand edit of a fact file is held to the configured cap, as any write is
+    projections: odekProjections({ user: options.config.factsLimitUser, env: options.config.factsLimitEnv }),
     ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
   })
   // silence costs nothing: no feed is read when no one listens

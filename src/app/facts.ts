@@ -38,7 +38,7 @@ export const loadFacts = handler(function* (target: Target) {
   const store = yield* EventStore
   const stream = factStream(target)
   // the configured cap: a hand edit over it is not adopted
-  const loaded = yield* store.load(stream, factCodec(target, yield* capOf(target)))
+  const loaded = yield* store.load(stream, factCodec(target))
   if (loaded.recorded.length > 0) yield* notifyBatches(stream, loaded.recorded)
   return loaded
 })
@@ -109,7 +109,7 @@ export const execute = (
     const decide = decideFact(factPolicy(config))
     return handleCommand({
       stream,
-      codec: factCodec(target, capFrom(config, target)),
+      codec: factCodec(target),
       decide: (state: FactFileState, at: string) => Effect.flatten(decision(state, at, decide)),
       publish: (batches: ReadonlyArray<Batch<FactEvent>>) => notifyBatches(stream, batches),
       ...(expectedVersion === undefined ? {} : { expectedVersion })
@@ -239,7 +239,7 @@ export const readFacts = Effect.fn("readFacts")(function* () {
  */
 export const outstandingEditRejection = Effect.fn("outstandingEditRejection")(function* (target: Target) {
   const store = yield* EventStore
-  const batches = yield* store.read(factStream(target), factCodec(target, yield* capOf(target)))
+  const batches = yield* store.read(factStream(target), factCodec(target))
   let last: Extract<FactEvent, { readonly _tag: "FactsEditRejected" }> | undefined
   for (const e of batches.flatMap((b) => b.events)) {
     if (e._tag === "FactsEditRejected") last = e

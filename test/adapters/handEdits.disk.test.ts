@@ -9,6 +9,7 @@ import { decideEpisode, type EpisodeCommand, type EpisodePolicy } from "../../sr
 import { EPISODES_STREAM, episodeCodec, RECOVERED_SOURCE } from "../../src/domain/episodes/stream.js"
 import { FactAdded, type FactEvent } from "../../src/domain/facts/schema.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
+import { odekProjections } from "../../src/domain/odek/projections.js"
 import { EventStore } from "../../src/ports/EventStore.js"
 import { appLayer } from "../support/app.js"
 import { diskLayer, tempDir } from "../support/stores.js"
@@ -234,15 +235,17 @@ describe("a hand edit obeys the rules of any write", () => {
     it.scopedLive(`${what}: not adopted; kept aside with an event; the file is restored to the last valid state`, () =>
       Effect.gen(function* () {
         const dir = yield* tempDir
-        const small = factCodec("user", 20)
+        const small = factCodec("user")
+        // the store holds hand edits of user.md to a cap of 20 bytes
+        const capped = { projections: odekProjections({ user: 20, env: 20 }) }
         const file = path.join(dir, "user.md")
-        yield* withStore(dir, (s) => s.append("facts/user", small, 0, [added("one")], at))
+        yield* withStore(dir, (s) => s.append("facts/user", small, 0, [added("one")], at), capped)
         if (content === "50MB") {
           fs.writeFileSync(file, "one\n§\n")
           fs.truncateSync(file, 50 * 1024 * 1024)
         } else fs.writeFileSync(file, content)
         const warnings: Array<string> = []
-        const loaded = yield* withStore(dir, (s) => s.load("facts/user", small), { settleMs: 0 }, warnings)
+        const loaded = yield* withStore(dir, (s) => s.load("facts/user", small), { ...capped, settleMs: 0 }, warnings)
         expect(loaded.state.entries).toEqual(["one"])
         expect(fs.readFileSync(file, "utf8")).toBe("one")
         const kept = path.join(dir, "user.md.rejected-v2")
@@ -256,7 +259,7 @@ describe("a hand edit obeys the rules of any write", () => {
           /^memory: user\.md was edited outside tmem but not adopted \(.*\); the memory keeps its last valid state and your file is kept as user\.md\.rejected-v2 — fix it and save it as user\.md again$/
         )
         // and writing goes on from the last valid state
-        const next = yield* withStore(dir, (s) => s.append("facts/user", small, 2, [added("two")], at))
+        const next = yield* withStore(dir, (s) => s.append("facts/user", small, 2, [added("two")], at), capped)
         expect(next.state.entries).toEqual(["one", "two"])
         expect(fs.readFileSync(file, "utf8")).toBe("one\n§\ntwo")
       })

@@ -23,6 +23,25 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     expect(fs.statSync(path.join(d, "user.md.rejected-v2")).size).toBe(50 * 1024 * 1024)
   })
 
+  it("a hand edit is held to the configured cap, not the default one, both ways", async () => {
+    const d = fresh()
+    fs.writeFileSync(path.join(d, "config.json"), JSON.stringify({ memory: { facts_limit_user: 30 } }))
+    expect((await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])).code).toBe(0)
+    // 41 bytes: under the default 4,000, over the configured 30
+    fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nUses vim with a dark theme")
+    const show = await tmem(["--dir", d, "facts", "show", "user"])
+    expect(show.stdout).not.toContain("Uses vim")
+    expect(show.stderr).toMatch(/not adopted \(its entries take \d+ bytes, over the cap of 30\)/)
+    const roomy = fresh()
+    fs.writeFileSync(path.join(roomy, "config.json"), JSON.stringify({ memory: { facts_limit_user: 9000 } }))
+    expect((await tmem(["--dir", roomy, "facts", "add", "user", "Prefers tabs"])).code).toBe(0)
+    // 5,000 bytes: over the default 4,000, under the configured 9,000
+    fs.writeFileSync(path.join(roomy, "user.md"), `Prefers tabs\n§\n${"x".repeat(4_984)}`)
+    const adopted = await tmem(["--dir", roomy, "facts", "show", "user"])
+    expect(adopted.stderr).toBe("")
+    expect(adopted.stdout).toContain("x".repeat(100))
+  })
+
   it("facts show says so for an unsafe edit, and tmem events shows the refusal", async () => {
     const d = fresh()
     await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])

@@ -10,9 +10,12 @@ import {
   foldStream,
   isValidConsumerName,
   isValidStreamName,
+  type FilesProjection,
+  type Projections,
   type StreamCodec,
   type TextProjection
 } from "../../domain/kernel/Stream.js"
+import { odekProjections } from "../../domain/odek/projections.js"
 import { trimSpace } from "../../domain/text/utf8.js"
 import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { pollingSubscribe } from "../feedPolling.js"
@@ -23,12 +26,11 @@ import * as Feed from "./feed.js"
 import * as Files from "./files.js"
 import * as Lock from "./lock.js"
 
-/** Where each projected stream is written, relative to the memory directory (odek's layout). */
-export const PROJECTION_FILES: Readonly<Record<string, string>> = { "facts/user": "user.md", "facts/env": "env.md" }
-
 export interface DiskOptions {
   /** The memory directory; created (0700) on the first write. */
   readonly dir: string
+  /** The files the streams are projected onto (default: odek's layout with the default caps). */
+  readonly projections?: Projections
   /** How long a writer waits for another process's lock before giving up, in ms. */
   readonly lockWaitMs?: number
   /** Crash-test hook: runs after the journal line is durable and before the projection is renamed into place. */
@@ -149,10 +151,23 @@ export const make = (options: DiskOptions) =>
     const settleWaitMs = options.settleWaitMs ?? 2_000
 
     const journalPath = (stream: string) => path.join(dir, "journal", `${stream}.jsonl`)
-    const projectionPath = (stream: string) => {
-      const file = PROJECTION_FILES[stream]
-      return file === undefined ? undefined : path.join(dir, file)
+    const projections = options.projections ?? odekProjections()
+    const registered = (stream: string) => projections.get(stream)
+    /** The text projection of a stream and its file, if it has one. */
+    const textOf = (stream: string): TextProjection<any, any> | undefined => {
+      const p = registered(stream)
+      return p?.kind === "text" ? p.text : undefined
     }
+    /** The multi-file projection of a stream, if it has one. */
+    const filesOf = (stream: string): FilesProjection<any, any> | undefined => {
+      const p = registered(stream)
+      return p?.kind === "files" ? p.files : undefined
+    }
+    const projectionPath = (stream: string) => {
+      const p = registered(stream)
+      return p?.kind === "text" ? path.join(dir, p.file) : undefined
+    }
+    const textFiles = new Set([...projections.values()].flatMap((p) => (p.kind === "text" ? [p.file] : [])))
     const rel = (p: string) => path.relative(dir, p) || "."
     const shown = (p: string) => (p === dir ? dir : `${dir}/${rel(p)}`)
 
@@ -511,8 +526,8 @@ export const make = (options: DiskOptions) =>
       })
 
     /** Rewrites every file of a multi-file projection now (repairs; rare). The manifest goes last. */
-    const reprojectFiles = <S, E>(stream: string, codec: StreamCodec<S, E>, state: S) => {
-      const files = codec.files!
+    const reprojectFiles = <S, E>(stream: string, _codec: StreamCodec<S, E>, state: S) => {
+      const files = filesOf(stream)!
       const all = projectedFiles(stream, files.render(state))
       const ordered = [...all.filter(([n]) => n !== files.manifest), ...all.filter(([n]) => n === files.manifest)]
       for (const [, target, content] of ordered) io(stream, target, "write", () => writeProjectionNow(target, content))
@@ -643,7 +658,7 @@ export const make = (options: DiskOptions) =>
             text: `memory: cannot encode events for ${stream}: ${oneLine(encoded.left.message)}`
           })
         )
-      if (codec.files !== undefined)
+      if (filesOf(stream) !== undefined)
         return stageFiles(
           stream,
           codec,
@@ -656,7 +671,7 @@ export const make = (options: DiskOptions) =>
         )
       const target = projectionPath(stream)
       const rendered =
-        target !== undefined && codec.text !== undefined ? utf8.encode(codec.text.render(state)) : undefined
+        target !== undefined && textOf(stream) !== undefined ? utf8.encode(textOf(stream)!.render(state)) : undefined
       const line: JournalLine =
         rendered === undefined
           ? { version, at, events: encoded.right as ReadonlyArray<unknown> }
@@ -699,7 +714,7 @@ export const make = (options: DiskOptions) =>
             if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
             if (temp === undefined || target === undefined) {
               // a plain journal: its fold is this state until the journal changes
-              if (codec.text === undefined) remember(stream, state, version)
+              if (textOf(stream) === undefined) remember(stream, state, version)
               return undefined
             }
             if (t!.status === "rejected") {
@@ -728,7 +743,7 @@ export const make = (options: DiskOptions) =>
      */
     const stageFiles = <S, E>(
       stream: string,
-      codec: StreamCodec<S, E>,
+      _codec: StreamCodec<S, E>,
       stateBefore: S,
       state: S,
       version: number,
@@ -736,7 +751,7 @@ export const make = (options: DiskOptions) =>
       events: ReadonlyArray<E>,
       at: string
     ): Staged<S, E> => {
-      const files = codec.files!
+      const files = filesOf(stream)!
       const before = files.render(stateBefore)
       const after = files.render(state)
       const manifest = after.get(files.manifest) ?? ""
@@ -914,10 +929,10 @@ export const make = (options: DiskOptions) =>
     /** The state of a single-file projected stream when both its files are still the ones this store wrote last. */
     const knownState = <S, E>(
       stream: string,
-      codec: StreamCodec<S, E>
+      _codec: StreamCodec<S, E>
     ): { readonly state: S; readonly version: number } | undefined => {
       const target = projectionPath(stream)
-      if (codec.files !== undefined || codec.text === undefined || target === undefined) return undefined
+      if (filesOf(stream) !== undefined || textOf(stream) === undefined || target === undefined) return undefined
       const w = unchangedSinceWrite<S>(stream, target)
       if (w === undefined) return undefined
       seen.set(stream, w.projection)
@@ -1049,14 +1064,14 @@ export const make = (options: DiskOptions) =>
      * are candidates; derived files (the episode vectors) are written without a lock, so only theirs that are far
      * older than any write can take count.
      */
-    const leftovers = <S, E>(stream: string, codec: StreamCodec<S, E>, remove: boolean): number => {
+    const leftovers = <S, E>(stream: string, _codec: StreamCodec<S, E>, remove: boolean): number => {
       const jp = journalPath(stream)
       let found = Files.leftoverTemps(path.dirname(jp), (name) => name === path.basename(jp), remove)
       const target = projectionPath(stream)
       if (target !== undefined) found += Files.leftoverTemps(dir, (name) => name === path.basename(target), remove)
-      if (codec.files === undefined) return found
-      const manifest = codec.files.manifest
-      const factFiles = new Set(Object.values(PROJECTION_FILES))
+      if (filesOf(stream) === undefined) return found
+      const manifest = filesOf(stream)!.manifest
+      const factFiles = textFiles
       return (
         found +
         Files.leftoverTemps(
@@ -1140,7 +1155,7 @@ export const make = (options: DiskOptions) =>
       at: string,
       warnings: Array<string>
     ): Reconciled<S, E> => {
-      const text = codec.text!
+      const text = textOf(stream)!
       const wait = settlesIn(target, snap)
       if (wait > 0) return { unsettled: { ...current, recorded: [] }, retryInMs: wait }
       const verdict = refusal(text as TextProjection<unknown, unknown>, snap)
@@ -1233,7 +1248,7 @@ export const make = (options: DiskOptions) =>
       at: string,
       warnings: Array<string>
     ): Reconciled<S, E> => {
-      const text = codec.text!
+      const text = textOf(stream)!
       const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
       // what a write decided on this reconcile may replace; repairs below update it
       seen.set(stream, snap?.identity)
@@ -1291,8 +1306,8 @@ export const make = (options: DiskOptions) =>
             warnings.push(cutTornTail(stream, jp, tail))
             tail = readTail(stream, jp)
           }
-          if (codec.files !== undefined) return reconcileFiles(stream, codec, tail, at, warnings, torn)
-          if (target === undefined || codec.text === undefined)
+          if (filesOf(stream) !== undefined) return reconcileFiles(stream, codec, tail, at, warnings, torn)
+          if (target === undefined || textOf(stream) === undefined)
             return { ...foldCached(stream, codec, tail), recorded: [] }
           try {
             return reconcileText(stream, codec, target, tail, at, warnings)
@@ -1365,7 +1380,7 @@ export const make = (options: DiskOptions) =>
       warnings: Array<string>,
       torn: boolean
     ): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
-      const files = codec.files!
+      const files = filesOf(stream)!
       const manifestPath = path.join(dir, files.manifest)
       // files adopted from the directory (an import, a recovery) are read as they are: a link is not followed
       const read = (name: string) => {
@@ -1423,16 +1438,16 @@ export const make = (options: DiskOptions) =>
       // lock to remove it (a read-only directory with nothing to sweep stays readable without the lock)
       if (
         !swept.has(stream) &&
-        (codec.files !== undefined || (codec.text !== undefined && projectionPath(stream) !== undefined))
+        (filesOf(stream) !== undefined || (textOf(stream) !== undefined && projectionPath(stream) !== undefined))
       ) {
         if (leftovers(stream, codec, false) > 0) return undefined
         swept.add(stream)
       }
-      if (codec.files !== undefined) {
+      if (filesOf(stream) !== undefined) {
         // nothing moved since the last verified load: not even the journal's tail needs reading (its last line can
         // be an import of thousands of episodes)
         const jp = journalPath(stream)
-        const manifestPath = path.join(dir, codec.files.manifest)
+        const manifestPath = path.join(dir, filesOf(stream)!.manifest)
         const [j, m, known, hit] = [
           statOptional(jp),
           statOptional(manifestPath),
@@ -1455,8 +1470,8 @@ export const make = (options: DiskOptions) =>
       const target = projectionPath(stream)
       const tail = readTail(stream, journalPath(stream))
       if (tail.complete < tail.size) return undefined
-      if (codec.files !== undefined) {
-        const manifestPath = path.join(dir, codec.files.manifest)
+      if (filesOf(stream) !== undefined) {
+        const manifestPath = path.join(dir, filesOf(stream)!.manifest)
         // the manifest can be large (an index of thousands of episodes): re-hash it only when it or the journal moved
         const seen = statOptional(manifestPath)
         const known = verified.get(manifestPath)
@@ -1479,7 +1494,7 @@ export const make = (options: DiskOptions) =>
           })
         return { ...foldCached(stream, codec, tail), recorded: [] }
       }
-      const text = codec.text
+      const text = textOf(stream)
       if (target === undefined || text === undefined)
         return tail.exists
           ? { ...foldCached(stream, codec, tail), recorded: [] }

@@ -1,5 +1,5 @@
 import { Either, Schema } from "effect"
-import type { StreamCodec } from "../kernel/Stream.js"
+import type { FilesProjection, StreamCodec } from "../kernel/Stream.js"
 import { EpisodeProvenance } from "../sessions/provenance.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
@@ -97,41 +97,43 @@ export const parseOdekIndex = (read: (file: string) => string | undefined): Read
   return [...newestFirst(out)].reverse()
 }
 
-/** How stores keep the episode store: the fold, the event schema and odek's files. */
+/** How stores keep the episode store: the fold and the event schema. */
 export const episodeCodec: StreamCodec<EpisodeStoreState, EpisodeEvent> = {
   initialState: initialEpisodeStore,
   evolve: evolveEpisode,
   fold: foldEpisodes,
-  events: EpisodeEvent,
-  files: {
-    manifest: INDEX_FILE,
-    render: (state) => {
-      const files = new Map<string, string>()
-      for (const e of state.episodes) files.set(summaryFile(e.sessionId), e.summary)
-      files.set(INDEX_FILE, renderIndex(state))
-      return files
-    },
-    imported: (read, at) => {
-      const episodes = parseOdekIndex(read)
-      return episodes.length === 0 ? [] : [EpisodesImported.make({ episodes, at })]
-    },
-    // the index is a file an agent could write: what comes back from it waits for a person's review
-    recovered: (read, state, at) => {
-      const known = new Set(state.episodes.map((e) => e.sessionId))
-      return parseOdekIndex(read)
-        .filter((e) => !known.has(e.sessionId))
-        .map((e) =>
-          EpisodeStored.make({
-            episode: {
-              ...e,
-              provenance: {
-                untrusted: true,
-                sources: [...new Set([...(e.provenance.sources ?? []), RECOVERED_SOURCE])]
-              }
-            },
-            at
-          })
-        )
-    }
+  events: EpisodeEvent
+}
+
+/** odek's files of the episode store: a summary file per session and `index.json`, written, never read back. */
+export const episodeFiles: FilesProjection<EpisodeStoreState, EpisodeEvent> = {
+  manifest: INDEX_FILE,
+  render: (state) => {
+    const files = new Map<string, string>()
+    for (const e of state.episodes) files.set(summaryFile(e.sessionId), e.summary)
+    files.set(INDEX_FILE, renderIndex(state))
+    return files
+  },
+  imported: (read, at) => {
+    const episodes = parseOdekIndex(read)
+    return episodes.length === 0 ? [] : [EpisodesImported.make({ episodes, at })]
+  },
+  // the index is a file an agent could write: what comes back from it waits for a person's review
+  recovered: (read, state, at) => {
+    const known = new Set(state.episodes.map((e) => e.sessionId))
+    return parseOdekIndex(read)
+      .filter((e) => !known.has(e.sessionId))
+      .map((e) =>
+        EpisodeStored.make({
+          episode: {
+            ...e,
+            provenance: {
+              untrusted: true,
+              sources: [...new Set([...(e.provenance.sources ?? []), RECOVERED_SOURCE])]
+            }
+          },
+          at
+        })
+      )
   }
 }

@@ -2,8 +2,9 @@ import { type Either, type ParseResult, Schema } from "effect"
 import { foldEvents } from "./Decider.js"
 
 /**
- * How a store keeps one kind of stream: the fold that rebuilds its state and the schema of its events. Stores
- * decode journal lines with `events` and rebuild state with `evolve`; they never decide anything.
+ * How a store keeps one kind of stream: the fold that rebuilds its state and the schema of its events, and nothing
+ * about where it is kept. Stores decode journal lines with `events` and rebuild state with `evolve`; they never
+ * decide anything.
  */
 export interface StreamCodec<S, E> {
   readonly initialState: S
@@ -11,11 +12,19 @@ export interface StreamCodec<S, E> {
   /** Folds many events in one pass when `evolve` copies the state per event; must equal folding `evolve`. */
   readonly fold?: (state: S, events: ReadonlyArray<E>) => S
   readonly events: Schema.Schema<E, any>
-  /** A human-readable text projection (the odek fact files). Stores that keep files use it; others may ignore it. */
-  readonly text?: TextProjection<S, E>
-  /** A projection onto several files (the odek episode store). Stores that keep files use it; others may ignore it. */
-  readonly files?: FilesProjection<S, E>
 }
+
+/**
+ * How a store that keeps files projects one stream: onto one text file a person may edit (`file`, relative to the
+ * store's directory), or onto several files that are written and never read back. A store knows its projections
+ * from when it is built (the odek layout: src/domain/odek/projections.ts); the EventStore port knows none.
+ */
+export type StreamProjection =
+  | { readonly kind: "text"; readonly file: string; readonly text: TextProjection<any, any> }
+  | { readonly kind: "files"; readonly files: FilesProjection<any, any> }
+
+/** The projections of a file-keeping store, by stream name. */
+export type Projections = ReadonlyMap<string, StreamProjection>
 
 /**
  * A projection onto several files that are written, never read back as state: the journal alone decides (an

@@ -1,0 +1,20 @@
+import { episodeFiles, EPISODES_STREAM } from "../episodes/stream.js"
+import { DEFAULT_FACT_POLICY } from "../facts/decider.js"
+import type { Target } from "../facts/schema.js"
+import { factProjection, factStream } from "../facts/stream.js"
+import type { Projections } from "../kernel/Stream.js"
+
+/** Where each fact file's stream is projected, relative to the memory directory (odek's layout). */
+export const FACT_FILES: Readonly<Record<Target, string>> = { user: "user.md", env: "env.md" }
+
+/**
+ * odek's directory as projections of the streams (DESIGN §3): `user.md` and `env.md`, files a person may edit, whose
+ * hand edits must respect `caps` (the configured ones); the episode store's summary files and `index.json`. A store
+ * that keeps files is built with these; the EventStore port never sees them.
+ */
+export const odekProjections = (caps: Readonly<Record<Target, number>> = DEFAULT_FACT_POLICY.caps): Projections =>
+  new Map([
+    [factStream("user"), { kind: "text", file: FACT_FILES.user, text: factProjection("user", caps.user) }],
+    [factStream("env"), { kind: "text", file: FACT_FILES.env, text: factProjection("env", caps.env) }],
+    [EPISODES_STREAM, { kind: "files", files: episodeFiles }]
+  ])
