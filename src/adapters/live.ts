@@ -1,4 +1,5 @@
 import { type Duration, Effect, Layer } from "effect"
+import * as Path from "node:path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
@@ -18,14 +19,25 @@ import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
 import { feedNotifier } from "../app/notifications.js"
 import { odekProjections } from "../domain/odek/projections.js"
+import { DEFAULT_MEMORY } from "../domain/kernel/MemoryId.js"
 import * as RpEmbedder from "./rp/RpEmbedder.js"
 import * as WeightedEmbedder from "./rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "./search/LocalEpisodeSearch.js"
 
 export const NodeFiles = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer)
 
+/**
+ * The directory a memory of the store at `dir` keeps its files in: the default memory is `dir` itself (odek's
+ * layout, unchanged), another one `dir/memories/<id>/` in the same layout. The id must be valid (memoryIdProblem).
+ */
+export const memoryDir = (dir: string, memory: string = DEFAULT_MEMORY): string =>
+  memory === DEFAULT_MEMORY ? dir : Path.join(dir, "memories", memory)
+
 export interface LiveOptions {
+  /** The store's directory; the memory's own files are in `memoryDir(dir, memory)`. */
   readonly dir: string
+  /** Which memory of the store (default `default`: the directory itself). */
+  readonly memory?: string
   readonly config: MemoryConfig
   /** Where lifecycle events go; they are read from the store's feed (app/notifications.ts). Default: nowhere. */
   readonly notifier?: Layer.Layer<Notifier>
@@ -70,8 +82,9 @@ const llmFor = (config: MemoryConfig) =>
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) => {
+  const dir = memoryDir(options.dir, options.memory)
   const store = DiskEventStore.layer({
-    dir: options.dir,
+    dir,
     // a hand edit of a fact file is held to the configured cap, as any write is
     projections: odekProjections({ user: options.config.factsLimitUser, env: options.config.factsLimitEnv }),
     ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
@@ -86,9 +99,7 @@ export const liveLayer = (options: LiveOptions) => {
   return Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
-    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(
-      Layer.provide(DiskDerivedFiles.layer({ dir: options.dir }))
-    )
+    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir })))
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(

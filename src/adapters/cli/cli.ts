@@ -20,7 +20,7 @@ import { revertFacts, revertible } from "../../app/revert.js"
 import { runDemo } from "./demo.js"
 import { commandTree, frontEnd, plainHelp } from "./help.js"
 import { printable, printableLines } from "../../domain/text/printable.js"
-import { type Globals, resolveDir } from "./globals.js"
+import { type Globals, resolveMemoryDir } from "./globals.js"
 import { type Output, Refused, refuse, report } from "./output.js"
 import { warned } from "./logger.js"
 
@@ -106,7 +106,7 @@ const remindRejectedEdits = (g: Globals, targets: ReadonlyArray<Target>) =>
     targets,
     (t) =>
       Effect.gen(function* () {
-        const dir = resolveDir(g)
+        const dir = resolveMemoryDir(g)
         const kept = (yield* Effect.sync(() => {
           try {
             return fs.readdirSync(dir)

@@ -9,7 +9,7 @@ import { type Episode, previewOf } from "../../domain/episodes/store.js"
 import { ChatMessage } from "../../domain/sessions/message.js"
 import { isPendingReview } from "../../domain/sessions/provenance.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
-import { resolveDir } from "./globals.js"
+import { resolveMemoryDir } from "./globals.js"
 import { report } from "./output.js"
 import { tmem } from "./root.js"
 import { trustZoneFor } from "../trustZone.js"
@@ -99,7 +99,7 @@ const ingest = Command.make(
             message: `tmem: session ${goQuote(t.session_id)} was already ingested; give the transcript a new session_id`
           }
           if (progress.ended && !progress.owed) return yield* Effect.fail(alreadyIngested)
-          const zone = trustZoneFor(Path.resolve(t.workspace ?? process.cwd()), resolveDir(g))
+          const zone = trustZoneFor(Path.resolve(t.workspace ?? process.cwd()), resolveMemoryDir(g))
           const messages: ReadonlyArray<ChatMessage> = t.messages.map((m) => ({
             role: m.role,
             content: m.content,

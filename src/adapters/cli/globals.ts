@@ -5,7 +5,8 @@ import * as Os from "node:os"
 import { FileSystem } from "@effect/platform"
 import { ConfigInvalid, llmProblem, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import { loadConfigFile } from "../disk/configFile.js"
-import { liveLayer } from "../live.js"
+import { liveLayer, memoryDir } from "../live.js"
+import { DEFAULT_MEMORY, memoryIdProblem } from "../../domain/kernel/MemoryId.js"
 import * as Notifiers from "../notify/Notifiers.js"
 import * as Approvals from "../approval/Approvals.js"
 import * as Progresses from "../progress/Progresses.js"
@@ -15,6 +16,12 @@ export const globalOptions = {
   dir: Options.text("dir").pipe(
     Options.withDescription(
       "memory directory (default: $TMEM_DIR, else ~/.tmem); an odek memory directory works as is"
+    ),
+    Options.optional
+  ),
+  memory: Options.text("memory").pipe(
+    Options.withDescription(
+      "which memory of the directory (default: $TMEM_MEMORY, else `default`, the directory itself; another lives in <dir>/memories/<id>/)"
     ),
     Options.optional
   ),
@@ -49,6 +56,7 @@ export const globalOptions = {
 
 export interface Globals {
   readonly dir: Option.Option<string>
+  readonly memory: Option.Option<string>
   readonly config: Option.Option<string>
   readonly json: boolean
   readonly verbose: boolean
@@ -60,6 +68,13 @@ export interface Globals {
 /** The memory directory the options name: --dir, else $TMEM_DIR, else ~/.tmem. */
 export const resolveDir = (g: Globals): string =>
   Path.resolve(Option.getOrElse(g.dir, () => process.env.TMEM_DIR || Path.join(Os.homedir(), ".tmem")))
+
+/** The memory the options name: --memory, else $TMEM_MEMORY, else `default`. */
+export const resolveMemory = (g: Globals): string =>
+  Option.getOrElse(g.memory, () => process.env.TMEM_MEMORY || DEFAULT_MEMORY)
+
+/** The directory of the memory the options name (the store's directory for the default memory). */
+export const resolveMemoryDir = (g: Globals): string => memoryDir(resolveDir(g), resolveMemory(g))
 
 /** --llm-url / --llm-model over the file's `llm` block; the result must still name a usable endpoint. */
 const withLlmOptions = (g: Globals, config: MemoryConfig): Either.Either<MemoryConfig, ConfigInvalid> => {
@@ -83,6 +98,13 @@ const withLlmOptions = (g: Globals, config: MemoryConfig): Either.Either<MemoryC
 
 /** The config the options name, resolved; an explicitly named file must exist. */
 export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInvalid, FileSystem.FileSystem> => {
+  const memoryProblem = memoryIdProblem(resolveMemory(g))
+  if (memoryProblem !== undefined)
+    return Effect.fail(
+      new ConfigInvalid({
+        text: `tmem: ${memoryProblem}${Option.isSome(g.memory) ? " (--memory)" : " ($TMEM_MEMORY)"}`
+      })
+    )
   const explicit = Option.getOrUndefined(g.config) ?? (process.env.TMEM_CONFIG || undefined)
   const path = explicit ?? Path.join(resolveDir(g), "config.json")
   return Effect.flatMap(loadConfigFile(path, explicit !== undefined, process.env), (config) =>
@@ -94,6 +116,7 @@ export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInv
 export const layerFor = (g: Globals, config: MemoryConfig) =>
   liveLayer({
     dir: resolveDir(g),
+    memory: resolveMemory(g),
     config,
     notifier: g.verbose ? Notifiers.terminal() : Notifiers.silent,
     progress: Progresses.terminal(process.stderr),

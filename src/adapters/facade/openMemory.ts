@@ -13,13 +13,14 @@ import {
   recordMessage,
   resumePendingSessions
 } from "../../app/sessions.js"
-import { decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import type { Episode } from "../../domain/episodes/store.js"
 import type { LifecycleEvent } from "../../domain/events/lifecycle.js"
 import type { BufferRole } from "../../domain/sessions/buffer.js"
 import type { ChatMessage } from "../../domain/sessions/message.js"
 import type { Approval } from "../../ports/Approval.js"
-import { liveLayer } from "../live.js"
+import { liveLayer, memoryDir } from "../live.js"
+import { DEFAULT_MEMORY, memoryIdProblem } from "../../domain/kernel/MemoryId.js"
 import * as Notifiers from "../notify/Notifiers.js"
 import { Notifier } from "../../ports/Notifier.js"
 import { trustZoneFor } from "../trustZone.js"
@@ -27,6 +28,11 @@ import { trustZoneFor } from "../trustZone.js"
 export interface OpenMemoryOptions {
   /** The memory directory (default `$TMEM_DIR`, else `~/.tmem`). */
   readonly dir?: string
+  /**
+   * Which memory of the directory (default `$TMEM_MEMORY`, else `default`: the directory itself). Another memory
+   * keeps the same layout under `<dir>/memories/<id>/`; memories share nothing but the directory.
+   */
+  readonly memory?: string
   /** A config document as in a config file (`{ memory, embedding, llm }`), or a resolved config. */
   readonly config?: unknown
   /** The chat model, as the config file's `llm` block (`{ base_url, model, api_key_env, … }`); overrides `config`. */
@@ -110,9 +116,13 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
           ...(options.embedder !== undefined ? { embedding: options.embedder } : {})
         }
   )
+  const memory = options.memory ?? (process.env.TMEM_MEMORY || DEFAULT_MEMORY)
+  const memoryProblem = memoryIdProblem(memory)
+  if (memoryProblem !== undefined) throw new ConfigInvalid({ text: `memory: ${memoryProblem}` })
   const runtime = ManagedRuntime.make(
     liveLayer({
       dir,
+      memory,
       config,
       notifier: options.onEvent !== undefined ? Notifiers.callback(options.onEvent) : Notifiers.silent,
       ...(options.consumer !== undefined ? { consumer: options.consumer } : {}),
@@ -120,7 +130,7 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
       ...(options.drainMs !== undefined ? { backgroundDrain: Duration.millis(options.drainMs) } : {})
     })
   )
-  const zone = trustZoneFor(Path.resolve(options.workspace ?? process.cwd()), dir)
+  const zone = trustZoneFor(Path.resolve(options.workspace ?? process.cwd()), memoryDir(dir, memory))
   // failures reject with the domain's own error object (a tagged Error with a one-line message)
   const run = async <A, E>(
     effect: Effect.Effect<A, E, ManagedRuntime.ManagedRuntime.Context<typeof runtime>>
