@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, type Layer } from "effect"
+import * as fc from "fast-check"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
+import * as Feed from "../../src/adapters/disk/feed.js"
 import * as Lock from "../../src/adapters/disk/lock.js"
 import type { CodecOf, FeedEntry } from "../../src/domain/kernel/Stream.js"
 import { EventStore } from "../../src/ports/EventStore.js"
@@ -169,4 +172,55 @@ describe("the disk store's feed (journal/feed.log)", () => {
       expect(again.position).toBe(2)
     })
   )
+})
+
+describe("reading the feed from a position (feed.ts)", () => {
+  const line = (position: number) =>
+    `${JSON.stringify({ position, stream: `counter/s${position % 7}`, version: position, checksum: "" })}\n`
+  const feedOf = (n: number) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-feed-"))
+    fs.writeFileSync(path.join(root, "feed.log"), Array.from({ length: n }, (_, i) => line(i + 1)).join(""))
+    return root
+  }
+
+  it("finds the lines after any position by bisecting, and reads on as the feed grows", () => {
+    const root = feedOf(20_000)
+    try {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 20_050 }), fc.boolean(), (after, fresh) => {
+          const feed = Feed.make(root, 1_000)
+          const got = feed.linesAfter(after, fresh)
+          const first = Math.min(after, 20_000) + 1
+          expect(got.length).toBe(20_000 - first + 1)
+          if (got.length > 0) expect([got[0]!.position, got[got.length - 1]!.position]).toEqual([first, 20_000])
+          // a second read from the same reader, further on, continues from what it has
+          expect(feed.linesAfter(after + 3).map((l) => l.position)).toEqual(got.slice(3).map((l) => l.position))
+        }),
+        { numRuns: 200 }
+      )
+      const feed = Feed.make(root, 1_000)
+      expect(feed.linesAfter(19_990)).toHaveLength(10)
+      fs.appendFileSync(path.join(root, "feed.log"), line(20_001) + line(20_002))
+      expect(feed.linesAfter(19_999).map((l) => l.position)).toEqual([20_000, 20_001, 20_002])
+      // going back before what it read: it seeks again
+      expect(feed.linesAfter(5).map((l) => l.position)).toEqual(Array.from({ length: 19_997 }, (_, i) => i + 6))
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it("a line out of place is reported with its line number, from wherever the read starts", () => {
+    const root = feedOf(30_000)
+    try {
+      const file = path.join(root, "feed.log")
+      const text = fs.readFileSync(file, "utf8").replace(line(25_000), line(25_007))
+      fs.writeFileSync(file, text)
+      expect(() => Feed.make(root, 1_000).linesAfter(24_000)).toThrow(
+        "line 25000 has position 25007 where 25000 belongs"
+      )
+      expect(Feed.make(root, 1_000).linesAfter(26_000)).toHaveLength(4_000)
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  })
 })

@@ -427,8 +427,8 @@ export const make = (options: DiskOptions) =>
      */
     const feedAfter = (after: number, codecOf: CodecOf, limit: number): ReadonlyArray<FeedEntry> => {
       const out: Array<FeedEntry> = []
-      let lines = feed.allLines()
-      for (let i = Math.max(0, after); i < lines.length && out.length < limit; i++) {
+      let lines = feed.linesAfter(after)
+      for (let i = 0; i < lines.length && out.length < limit; i++) {
         const line = lines[i]!
         const codec = codecOf(line.stream)
         if (codec === undefined) continue
@@ -440,13 +440,14 @@ export const make = (options: DiskOptions) =>
         if (found === undefined) {
           if (!feed.idle()) break
           // a line taken back (its append failed) may have been replaced since it was read
-          lines = feed.allLines(true)
-          const now = lines[i]
+          lines = feed.linesAfter(line.position - 1, true)
+          const now = lines[0]
+          i = 0
           if (
             now !== undefined &&
             (now.stream !== line.stream || now.version !== line.version || now.checksum !== line.checksum)
           ) {
-            i--
+            i = -1
             continue
           }
           found = matches(true)

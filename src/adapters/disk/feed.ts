@@ -258,13 +258,40 @@ export const make = (root: string, lockWaitMs: number) => {
   }
 
   // The feed as read so far: its lines (position i + 1 at index i) and the offset just past them.
-  let cache: { ino: bigint; end: number; lines: Array<FeedLine> } | undefined
+  // The part of the feed read so far: `lines` (position base + i + 1 at index i) from byte `start` to `end`.
+  let cache: { ino: bigint; base: number; start: number; end: number; lines: Array<FeedLine> } | undefined
 
   /**
-   * Every line of the feed (position i + 1 at index i). Without a feed file, the order the first writer will give the
-   * batches already in the journals (nothing is written: a reader may have no right to). `fresh` reads the file anew.
+   * The byte offset of the first line with a position above `after`, found by bisecting the file (its lines are in
+   * position order): a reader that resumes near the end reads only the end, however long the feed.
    */
-  const allLines = (fresh = false): ReadonlyArray<FeedLine> => {
+  const seek = (fd: number, size: number, after: number): number => {
+    let lo = 0
+    let hi = size
+    while (hi - lo > 16 * 1024) {
+      const mid = lo + Math.floor((hi - lo) / 2)
+      const chunk = Files.readRange(fd, mid, Math.min(8 * 1024, size - mid))
+      const nl = chunk.indexOf(10)
+      const end = nl < 0 ? -1 : chunk.indexOf(10, nl + 1)
+      if (end < 0 || mid + nl + 1 >= hi) {
+        hi = mid
+        continue
+      }
+      const line = decode(chunk.toString("utf8", nl + 1, end))
+      if (line === undefined)
+        throw new FeedDamaged(0, `holds a line that is not a feed entry near byte ${mid + nl + 1}`)
+      if (line.position <= after) lo = mid + end + 1
+      else hi = mid + nl + 1
+    }
+    return lo
+  }
+
+  /**
+   * The feed's lines after position `after`, each with its position. Without a feed file, the order the first writer
+   * will give the batches already in the journals (nothing is written: a reader may have no right to). `fresh` reads
+   * the file anew.
+   */
+  const linesAfter = (after: number, fresh = false): ReadonlyArray<FeedLine> => {
     if (fresh) cache = undefined
     let fd: number
     try {
@@ -272,19 +299,25 @@ export const make = (root: string, lockWaitMs: number) => {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e
       cache = undefined
-      return fromJournals(root).map((l, i) => ({ ...l, position: i + 1 }))
+      return fromJournals(root)
+        .map((l, i) => ({ ...l, position: i + 1 }))
+        .slice(Math.max(0, after))
     }
     try {
       const info = fs.fstatSync(fd, { bigint: true })
       const size = Number(info.size)
-      // a feed replaced (rebuilt) or cut back below what was read is read again from its start
-      if (cache === undefined || cache.ino !== info.ino || size < cache.end)
-        cache = { ino: info.ino, end: 0, lines: [] }
+      // a feed replaced (rebuilt) or cut back below what was read, or a reader going back before what it read,
+      // starts again at the first line it needs
+      if (cache === undefined || cache.ino !== info.ino || size < cache.end || after < cache.base) {
+        const start = seek(fd, size, after)
+        cache = { ino: info.ino, base: -1, start, end: start, lines: [] }
+      }
       if (size > cache.end) {
         const { lines, end } = completeFrom(Files.readRange(fd, cache.end, size - cache.end), 0)
         for (const text of lines) {
-          const n = cache.lines.length + 1
           const line = decode(text)
+          if (cache.base < 0 && line !== undefined) cache.base = line.position - 1
+          const n = cache.base + cache.lines.length + 1
           const why =
             line === undefined
               ? "is not a feed entry"
@@ -293,19 +326,20 @@ export const make = (root: string, lockWaitMs: number) => {
                 : undefined
           if (why !== undefined) {
             cache = undefined
-            throw new FeedDamaged(n, why)
+            throw new FeedDamaged(Math.max(n, 1), why)
           }
           cache.lines.push(line!)
         }
         cache.end += end
       }
-      return cache.lines
+      if (cache.base < 0) return []
+      return cache.lines.slice(Math.max(0, after - cache.base))
     } finally {
       fs.closeSync(fd)
     }
   }
 
-  return { file, around, idle, allLines, last }
+  return { file, around, idle, linesAfter, last }
 }
 
 export type Feed = ReturnType<typeof make>
