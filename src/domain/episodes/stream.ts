@@ -4,7 +4,7 @@ import { EpisodeProvenance } from "../sessions/provenance.js"
 import { validSessionId } from "./sessionId.js"
 import { capSummary, indexPreview } from "./summary.js"
 import {
-  type Episode,
+  Episode,
   EpisodeEvent,
   EpisodeStored,
   type EpisodeStoreState,
@@ -102,7 +102,12 @@ export const episodeCodec: StreamCodec<EpisodeStoreState, EpisodeEvent> = {
   initialState: initialEpisodeStore,
   evolve: evolveEpisode,
   fold: foldEpisodes,
-  events: EpisodeEvent
+  events: EpisodeEvent,
+  // the episode store's history grows with every session: a new process starts from a snapshot
+  snapshot: Schema.Struct({
+    episodes: Schema.Array(Episode),
+    pending: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
+  })
 }
 
 /** odek's files of the episode store: a summary file per session and `index.json`, written, never read back. */

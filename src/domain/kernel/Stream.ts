@@ -12,6 +12,12 @@ export interface StreamCodec<S, E> {
   /** Folds many events in one pass when `evolve` copies the state per event; must equal folding `evolve`. */
   readonly fold?: (state: S, events: ReadonlyArray<E>) => S
   readonly events: Schema.Schema<E, any>
+  /**
+   * The state's schema, for stores that keep snapshots of long streams: a snapshot holds the state after some
+   * version, so a new reader folds only what came after it. Encoding then decoding a reachable state must give it
+   * back.
+   */
+  readonly snapshot?: Schema.Schema<S, any>
 }
 
 /**
