@@ -1,5 +1,4 @@
 import { Duration, Effect, Either, Layer, Schema } from "effect"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -23,6 +22,21 @@ import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
 import { bytesMemo } from "./bytesMemo.js"
 import * as Feed from "./feed.js"
+import {
+  completeLines,
+  EMPTY_HASH,
+  encodeLine,
+  type JournalLine,
+  type LineHead,
+  lineChecksum,
+  lossyUtf8,
+  sha256,
+  splitLines,
+  strictUtf8,
+  type Tail,
+  utf8,
+  verifyLine
+} from "./journal.js"
 import * as Files from "./files.js"
 import * as Lock from "./lock.js"
 
@@ -45,65 +59,8 @@ export interface DiskOptions {
   readonly settleWaitMs?: number
 }
 
-const JournalLine = Schema.Struct({
-  version: Schema.Int,
-  at: Schema.String,
-  events: Schema.Array(Schema.Unknown),
-  projectionHash: Schema.optionalWith(Schema.String, { exact: true }),
-  checksum: Schema.optionalWith(Schema.String, { exact: true })
-})
-type JournalLine = typeof JournalLine.Type
-const decodeLine = Schema.decodeUnknownEither(JournalLine)
-
-const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex")
-const EMPTY_HASH = sha256("")
-const utf8 = new TextEncoder()
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
-const lossyUtf8 = new TextDecoder("utf-8", { ignoreBOM: true })
-
-// The checksum is the line's last key: SHA-256 (hex) of the line's bytes with that key left out.
-const CHECKSUM_KEY = ',"checksum":"'
-const CHECKSUM_TAIL = /^,"checksum":"([0-9a-f]{64})"}$/
-const CHECKSUM_TAIL_BYTES = CHECKSUM_KEY.length + 64 + 2
-
-/** One journal line, newline included, with the checksum of its bytes as the last key. */
-const encodeLine = (line: JournalLine): Uint8Array => {
-  const json = JSON.stringify(line)
-  return utf8.encode(`${json.slice(0, -1)}${CHECKSUM_KEY}${sha256(json)}"}\n`)
-}
-
-/** Whether a line's checksum matches its bytes; lines written before checksums existed have none. */
-const checksumOf = (bytes: Uint8Array): "none" | "valid" | "invalid" => {
-  if (bytes.length < CHECKSUM_TAIL_BYTES + 2) return "none"
-  const end = bytes.length - CHECKSUM_TAIL_BYTES
-  const m = CHECKSUM_TAIL.exec(
-    Buffer.from(bytes.buffer, bytes.byteOffset + end, CHECKSUM_TAIL_BYTES).toString("latin1")
-  )
-  if (m === null) return "none"
-  return createHash("sha256").update(bytes.subarray(0, end)).update("}").digest("hex") === m[1] ? "valid" : "invalid"
-}
-
 /** Thrown when the projection is no longer the file the write was decided against (a person saved meanwhile). */
 class Moved extends Error {}
-
-/** What the end of a journal tells about a batch: its version and the hash of the projection it left. */
-interface LineHead {
-  readonly version: number
-  readonly projectionHash: string | undefined
-}
-
-/** The end of a journal: its last two complete batches, and where the last complete line ends. */
-interface Tail {
-  readonly exists: boolean
-  readonly size: number
-  /** Offset just past the last complete line; less than `size` when a crash left a partial line. */
-  readonly complete: number
-  readonly last: LineHead | undefined
-  readonly prev: LineHead | undefined
-  readonly mtimeMs: number
-  /** The change time: every write, rename or timestamp change moves it, and nothing sets it back. */
-  readonly ctimeMs: number
-}
 
 // One in-process mutex per journal, shared by every store instance in the process; the file lock covers other
 // processes.
@@ -115,18 +72,6 @@ const mutexFor = (key: string) => {
     mutexes.set(key, m)
   }
   return m
-}
-
-/** The lines of `bytes` (split on LF, which never occurs inside a UTF-8 sequence), as views of it. */
-const splitLines = (bytes: Buffer): Array<Buffer> => {
-  const lines: Array<Buffer> = []
-  let start = 0
-  for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, start)) {
-    lines.push(bytes.subarray(start, nl))
-    start = nl + 1
-  }
-  lines.push(bytes.subarray(start))
-  return lines
 }
 
 /** Temp files a multi-file write keeps open at once, far below the usual 1,024 open-files limit. */
@@ -215,31 +160,6 @@ export const make = (options: DiskOptions) =>
         })
       )
 
-    /** A journal line's bytes as a batch: strictly UTF-8, checksum matching when present, JSON of the right shape. */
-    const verifyLine = (bytes: Uint8Array): Either.Either<JournalLine, string> => {
-      let text: string
-      try {
-        text = strictUtf8.decode(bytes)
-      } catch {
-        return Either.left("not valid UTF-8")
-      }
-      const checksum = checksumOf(bytes)
-      if (checksum === "invalid") return Either.left("its checksum does not match its bytes")
-      let json: unknown
-      try {
-        json = JSON.parse(text)
-      } catch (e) {
-        return Either.left(`invalid JSON: ${oneLine(e)}`)
-      }
-      return Either.flatMap(
-        Either.mapLeft(decodeLine(json), () => "not a batch: it needs version, at and events"),
-        (line) =>
-          line.checksum !== undefined && checksum === "none"
-            ? Either.left("its checksum is not where a writer puts it")
-            : Either.right(line)
-      )
-    }
-
     // The last lines the tail readers verified or this store wrote: each write reads the journal's end three times
     // (the lock-free load, the reconcile under the lock, the check before the append), and the same bytes verify the
     // same way. Keyed on a line's whole bytes, so another writer's line or an edited one is verified afresh.
@@ -262,11 +182,6 @@ export const make = (options: DiskOptions) =>
     }
 
     /** Every complete line of a journal (bytes, no newline); the partial tail a crash may leave is not a line. */
-    const completeLines = (bytes: Buffer | undefined): Array<Buffer> => {
-      if (bytes === undefined) return []
-      const end = bytes.lastIndexOf(10)
-      return end < 0 ? [] : splitLines(bytes.subarray(0, end))
-    }
 
     /** Names the first damaged line exactly (the tail reader only sees the end). */
     const locateDamage = (stream: string, p: string): Failure => {
@@ -622,7 +537,7 @@ export const make = (options: DiskOptions) =>
       version: number,
       bytes: Uint8Array
     ): Journaled => {
-      const checksum = Buffer.from(bytes.buffer, bytes.byteOffset + bytes.length - 67, 64).toString("latin1")
+      const checksum = lineChecksum(bytes)
       const journaled = inFeed(stream, version, checksum, () =>
         io(stream, jp, "append to", () => {
           const fd = fs.openSync(jp, "a+", 0o600)
