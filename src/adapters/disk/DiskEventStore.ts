@@ -578,7 +578,7 @@ export const make = (options: DiskOptions) =>
           ? new Failure(
               new StoreError({
                 stream: "",
-                text: `memory: cannot lock ${feedPath}.lock: another tmem process has held it for over ${lockWaitMs / 1000} s (stopped or hung?); end that process and retry`,
+                text: `memory: cannot lock ${feedPath}.lock: another tmem process has held it for over ${Math.min(lockWaitMs, 2_000) / 1000} s (stopped or hung?); nothing was written; end that process and retry`,
                 reason: "unavailable"
               })
             )

@@ -146,13 +146,17 @@ export const make = (root: string, lockWaitMs: number) => {
   // What this store last wrote: while the feed still shows that stamp, its last position is known without reading.
   let written: { readonly stamp: Files.Stamp; readonly last: number } | undefined
 
-  /** The feed lock, waiting for another process that holds it (for microseconds, as a rule) up to `lockWaitMs`. */
+  // A holder keeps the feed lock for two small writes, so a wait is short; it blocks this thread, so it is bounded
+  // tighter than a stream lock's (a holder stopped in those microseconds fails the append, which wrote nothing).
+  const waitMs = Math.min(lockWaitMs, 2_000)
+
+  /** The feed lock, waiting for another process that holds it up to `waitMs`. */
   const takeLock = (): number => {
     const start = Date.now()
     for (let n = 0; ; n++) {
       const fd = Lock.tryTake(lockFile)
       if (fd !== undefined) return fd
-      if (Date.now() - start > lockWaitMs) throw new FeedBusy(`${lockFile} held for over ${lockWaitMs} ms`)
+      if (Date.now() - start > waitMs) throw new FeedBusy(`${lockFile} held for over ${waitMs} ms`)
       sleepSync(Math.min(4, 0.1 * 2 ** n))
     }
   }
