@@ -71,7 +71,13 @@ const inspect = (dir: string) =>
       )
       const file = path.join(dir, "env.md")
       const projection = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
+      // the store-wide feed, as a subscriber reads it
+      const feed = yield* Effect.flatMap(EventStore, (s) =>
+        s.readAll(0, (stream) => (stream === "facts/env" ? (codec as never) : undefined))
+      )
       return {
+        feedVersions: feed.map((e) => e.batch.version),
+        feedPositions: feed.map((e) => e.position),
         entries: loaded.state.entries,
         version: loaded.version,
         versions: batches.map((b) => b.version),
@@ -93,6 +99,9 @@ describe("several processes on one directory", () => {
     expect([...state.entries].sort()).toEqual([...expected].sort())
     expect(state.version).toBe(125)
     expect(state.replayed).toBe(state.projection)
+    // five processes, one feed: each batch once, positions 1…125 with no gap
+    expect(state.feedVersions).toEqual(state.versions)
+    expect(state.feedPositions).toEqual(Array.from({ length: 125 }, (_, i) => i + 1))
     // each writer's own facts stay in the order it wrote them
     for (const w of workers) {
       const mine = state.entries.filter((e) => e.startsWith(`${w.p} `))
@@ -131,6 +140,10 @@ describe("several processes on one directory", () => {
       const state = await inspect(dir)
       expect(state.projection).toBe(state.replayed)
       for (const fact of acknowledged) expect(state.entries).toContain(fact)
+      // every batch the journal kept has exactly one place in the feed, in order; a killed writer's dangling line
+      // (if any) is passed over
+      expect(state.feedVersions).toEqual(state.versions)
+      expect(state.feedPositions).toEqual([...state.feedPositions].sort((a, b) => a - b))
     }
     expect(acknowledged.length).toBeGreaterThan(0)
   }, 120_000)
@@ -161,6 +174,8 @@ describe("several processes on one directory", () => {
       const expected = all.flatMap((w) => Array.from({ length: w.n }, (_, i) => `${w.p} fact ${i}`))
       expect([...state.entries].sort()).toEqual([...expected].sort())
       expect(state.versions).toEqual(Array.from({ length: expected.length }, (_, i) => i + 1))
+      expect(state.feedVersions).toEqual(state.versions)
+      expect(state.feedPositions).toEqual(state.versions)
       expect(state.replayed).toBe(state.projection)
       const events = await tmem(["--dir", dir, "events"])
       expect(events.code, events.stderr).toBe(0)
