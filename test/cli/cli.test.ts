@@ -227,6 +227,44 @@ describe("tmem prompt, events, errors", () => {
     )
   })
 
+  it("events --after N prints only what was written after feed position N, with or without --follow", async () => {
+    const d = fresh()
+    for (const [t, f] of [
+      ["user", "Prefers tabs"],
+      ["env", "Runs Debian 12"],
+      ["user", "Prefers dark mode"]
+    ])
+      await tmem(["--dir", d, "facts", "add", t!, f!])
+    const after = await tmem(["--dir", d, "--json", "events", "--after", "1"])
+    const listed = (JSON.parse(after.stdout) as { result: Array<{ content: string; position: number }> }).result
+    expect(listed.map((e) => [e.position, e.content])).toEqual([
+      [2, "Runs Debian 12"],
+      [3, "Prefers dark mode"]
+    ])
+    const { spawn } = await import("node:child_process")
+    const follower = spawn(
+      process.execPath,
+      [path.resolve("dist/bin.js"), "--dir", d, "--json", "events", "--follow", "--after", "2"],
+      { stdio: ["ignore", "pipe", "pipe"] }
+    )
+    let out = ""
+    follower.stdout.on("data", (c) => (out += c))
+    try {
+      await tmem(["--dir", d, "facts", "add", "env", "Node 20 with pnpm 9"])
+      const deadline = Date.now() + 10_000
+      while (!out.includes("pnpm") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    } finally {
+      follower.kill()
+    }
+    const followed = out
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { result: { position: number } }).result.position)
+    expect(followed).toEqual([3, 4])
+    const negative = await tmem(["--dir", d, "events", "--after", "-1"])
+    expect([negative.code, negative.stderr]).toEqual([1, "tmem: --after must be a feed position, 0 or more (got -1)\n"])
+  })
+
   it("events --follow prints events appended by another process", async () => {
     const d = fresh()
     const { spawn } = await import("node:child_process")

@@ -394,14 +394,20 @@ const historyLine = (e: LifecycleEvent) => `${e.timestamp}  ${e.target ?? e.stre
 const events = Command.make(
   "events",
   {
-    follow: Options.boolean("follow").pipe(Options.withAlias("f"), Options.withDescription("keep printing new events"))
+    follow: Options.boolean("follow").pipe(Options.withAlias("f"), Options.withDescription("keep printing new events")),
+    after: Options.integer("after").pipe(
+      Options.withDefault(0),
+      Options.withDescription("only what was written after this feed position (an event's `position`)")
+    )
   },
-  ({ follow }) =>
+  ({ follow, after }) =>
     Effect.flatMap(tmem, (g) => {
+      if (after < 0)
+        return report(g, Effect.fail({ message: `tmem: --after must be a feed position, 0 or more (got ${after})` }))
       if (!follow)
         return report(
           g,
-          Effect.map(lifecycleFeed(), ({ events: list }) => ({
+          Effect.map(lifecycleFeed(after), ({ events: list }) => ({
             text: list.map((e) => historyLine(e)).join("\n"),
             json: list
           }))
@@ -411,7 +417,7 @@ const events = Command.make(
         g,
         Effect.gen(function* () {
           yield* runsUntilSignal
-          yield* Stream.runForEach(followLifecycle(), (e) =>
+          yield* Stream.runForEach(followLifecycle(after), (e) =>
             Console.log(g.json ? JSON.stringify({ ok: true, result: e }) : historyLine(e))
           )
           return { text: "", json: null }

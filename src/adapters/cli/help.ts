@@ -178,7 +178,7 @@ export const commandHelp = (s: CommandSpec): string => {
     plainHelp(s.help),
     ...(sub.length > 0 ? ["", "Commands:", ...sub] : []),
     "",
-    "Global options (--dir, --config, --json, -v, --llm-url, --llm-model, --approve) go before or after the command: see tmem --help"
+    "Global options (--dir, --memory, --config, --json, -v, --llm-url, --llm-model, --approve) go before or after the command: see tmem --help"
   ].join("\n")
 }
 
