@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, Layer, Schema } from "effect"
+import { Duration, Effect, Either, Layer } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -38,6 +38,7 @@ import {
   verifyLine
 } from "./journal.js"
 import * as Files from "./files.js"
+import * as Snapshots from "./snapshots.js"
 import * as Lock from "./lock.js"
 
 export interface DiskOptions {
@@ -379,75 +380,13 @@ export const make = (options: DiskOptions) =>
     const snapshotPath = (stream: string) => `${journalPath(stream).slice(0, -".jsonl".length)}.snapshot.json`
 
     /**
-     * The state a snapshot holds, when it was taken of this very journal: its `prefixHash` must be the SHA-256 of the
-     * journal's first `offset` bytes (a journal cut back, replaced or edited before that point makes it useless),
-     * and its state must decode. Anything else is no snapshot: the journal alone decides.
-     */
-    const snapshotOf = <S, E>(
-      stream: string,
-      codec: StreamCodec<S, E>,
-      journal: Buffer
-    ): { readonly state: S; readonly version: number; readonly offset: number } | undefined => {
-      if (codec.snapshot === undefined) return undefined
-      let json: unknown
-      try {
-        const bytes = Files.readNoFollow(snapshotPath(stream))
-        if (bytes === undefined) return undefined
-        json = JSON.parse(bytes.toString("utf8"))
-      } catch {
-        return undefined
-      }
-      const { version, offset, prefixHash, state } = (json ?? {}) as Record<string, unknown>
-      if (
-        !Number.isSafeInteger(version) ||
-        !Number.isSafeInteger(offset) ||
-        (offset as number) <= 0 ||
-        (offset as number) > journal.length ||
-        journal[(offset as number) - 1] !== 10 ||
-        sha256(journal.subarray(0, offset as number)) !== prefixHash
-      )
-        return undefined
-      const decoded = Schema.decodeUnknownEither(codec.snapshot)(state)
-      return Either.isRight(decoded)
-        ? { state: decoded.right, version: version as number, offset: offset as number }
-        : undefined
-    }
-
-    /** Keeps the state after the journal's first `offset` bytes for the next reader; a cache, so failure is silent. */
-    const writeSnapshot = <S, E>(
-      stream: string,
-      codec: StreamCodec<S, E>,
-      state: S,
-      version: number,
-      journal: Buffer
-    ) => {
-      try {
-        const offset = journal.lastIndexOf(10) + 1
-        const encoded = Schema.encodeSync(codec.snapshot!)(state)
-        const text = JSON.stringify({
-          version,
-          offset,
-          prefixHash: sha256(journal.subarray(0, offset)),
-          state: encoded
-        })
-        const p = snapshotPath(stream)
-        // no fsync: a snapshot lost to a crash is taken again by the next reader
-        const temp = Files.writeTemp(p, utf8.encode(text))
-        fs.closeSync(temp.fd)
-        fs.renameSync(temp.path, p)
-      } catch {
-        // a read-only directory, a full disk: the next reader folds the journal
-      }
-    }
-
-    /**
      * The stream's state from its journal: from its snapshot when one was taken of this journal, folding only the
      * batches after it; a fold that had to go through `snapshotEvery` events or more leaves a new snapshot.
      */
     const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
       const p = journalPath(stream)
       const journal = io(stream, p, "read", () => Files.readNoFollow(p))
-      const from = journal === undefined ? undefined : snapshotOf(stream, codec, journal)
+      const from = journal === undefined ? undefined : Snapshots.read(snapshotPath(stream), codec, journal)
       const start = from?.offset ?? 0
       let lineNo = 1
       for (let at = journal?.indexOf(10) ?? -1; at >= 0 && at < start; at = journal!.indexOf(10, at + 1)) lineNo++
@@ -456,7 +395,7 @@ export const make = (options: DiskOptions) =>
       const state = foldStream(codec, from?.state ?? codec.initialState, events)
       const version = rest.length === 0 ? (from?.version ?? 0) : rest[rest.length - 1]!.batch.version
       if (codec.snapshot !== undefined && journal !== undefined && events.length >= snapshotEvery)
-        writeSnapshot(stream, codec, state, version, journal)
+        Snapshots.write(snapshotPath(stream), codec, state, version, journal)
       return { state, version }
     }
 
