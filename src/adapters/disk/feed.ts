@@ -132,11 +132,10 @@ export const fromJournals = (
   return found.map(({ stream, version, checksum }) => ({ stream, version, checksum }))
 }
 
-/** The complete lines of `bytes` from `start`, and the offset just past the last complete one. */
-const completeFrom = (bytes: Buffer, start: number): { lines: Array<string>; end: number } => {
+/** The complete lines of `bytes` (a last line still being written is left for the next read), and where they end. */
+const completeLines = (bytes: Buffer): { lines: Array<string>; end: number } => {
   const last = bytes.lastIndexOf(10)
-  if (last < start) return { lines: [], end: start }
-  return { lines: bytes.toString("utf8", start, last).split("\n"), end: last + 1 }
+  return last < 0 ? { lines: [], end: 0 } : { lines: bytes.toString("utf8", 0, last).split("\n"), end: last + 1 }
 }
 
 export const make = (root: string, lockWaitMs: number) => {
@@ -317,7 +316,7 @@ export const make = (root: string, lockWaitMs: number) => {
         cache = { ino: info.ino, base: -1, start, end: start, lines: [] }
       }
       if (size > cache.end) {
-        const { lines, end } = completeFrom(Files.readRange(fd, cache.end, size - cache.end), 0)
+        const { lines, end } = completeLines(Files.readRange(fd, cache.end, size - cache.end))
         for (const text of lines) {
           const line = decode(text)
           if (cache.base < 0 && line !== undefined) cache.base = line.position - 1
