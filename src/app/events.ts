@@ -1,36 +1,35 @@
 import { Effect, Stream } from "effect"
 import { episodeLifecycle, factLifecycle, type LifecycleEvent, sessionLifecycle } from "../domain/events/lifecycle.js"
-import type { EpisodeEvent } from "../domain/episodes/store.js"
 import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
-import { type FactEvent, TARGETS } from "../domain/facts/schema.js"
+import { TARGETS } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
-import type { Batch, CodecOf, FeedEntry } from "../domain/kernel/Stream.js"
-import type { SessionEvent } from "../domain/sessions/session.js"
+import type { Batch, CodecOf, FeedEntry, StreamCodec } from "../domain/kernel/Stream.js"
 import { sessionCodec } from "../domain/sessions/stream.js"
 import { EventStore } from "../ports/EventStore.js"
 
-const FACT_STREAMS = new Map(TARGETS.map((t) => [factStream(t), t] as const))
-
-/** The streams lifecycle events come from: fact files, the episode store, sessions. */
-export const lifecycleCodecs: CodecOf = (stream) => {
-  const target = FACT_STREAMS.get(stream)
-  if (target !== undefined) return factCodec(target) as never
-  if (stream === EPISODES_STREAM) return episodeCodec as never
-  return stream.startsWith("session/") ? (sessionCodec as never) : undefined
+/** A kind of stream that lifecycle events come from: how to decode its batches and what people are told of them. */
+interface LifecycleSource {
+  readonly codec: StreamCodec<any, any>
+  readonly lifecycle: (stream: string, batch: Batch<any>) => ReadonlyArray<LifecycleEvent>
 }
+
+const FACT_SOURCES = new Map(
+  TARGETS.map((t) => [factStream(t), { codec: factCodec(t), lifecycle: factLifecycle }] as const)
+)
+const EPISODE_SOURCE: LifecycleSource = { codec: episodeCodec, lifecycle: episodeLifecycle }
+const SESSION_SOURCE: LifecycleSource = { codec: sessionCodec, lifecycle: sessionLifecycle }
+
+/** The fact files, the episode store and the sessions; other streams have no lifecycle events. */
+const sourceOf = (stream: string): LifecycleSource | undefined =>
+  FACT_SOURCES.get(stream) ??
+  (stream === EPISODES_STREAM ? EPISODE_SOURCE : stream.startsWith("session/") ? SESSION_SOURCE : undefined)
+
+/** The streams lifecycle events come from, with their codecs: what a feed reader of lifecycle events decodes. */
+export const lifecycleCodecs: CodecOf = (stream) => sourceOf(stream)?.codec
 
 /** The lifecycle events of one feed entry, each carrying the entry's position. */
-export const lifecycleOf = (entry: FeedEntry): ReadonlyArray<LifecycleEvent> => {
-  const { stream, batch, position } = entry
-  const events = FACT_STREAMS.has(stream)
-    ? factLifecycle(stream, batch as Batch<FactEvent>)
-    : stream === EPISODES_STREAM
-      ? episodeLifecycle(stream, batch as Batch<EpisodeEvent>)
-      : stream.startsWith("session/")
-        ? sessionLifecycle(stream, batch as Batch<SessionEvent>)
-        : []
-  return events.map((e) => ({ ...e, position }))
-}
+export const lifecycleOf = (entry: FeedEntry): ReadonlyArray<LifecycleEvent> =>
+  (sourceOf(entry.stream)?.lifecycle(entry.stream, entry.batch) ?? []).map((e) => ({ ...e, position: entry.position }))
 
 /**
  * The journal as lifecycle events in the store-wide order they were written, after feed position `after`, and the

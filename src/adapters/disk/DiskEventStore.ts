@@ -256,19 +256,20 @@ export const make = (options: DiskOptions) =>
       codec: StreamCodec<S, E>,
       bytes: Buffer | undefined,
       version: number,
-      firstLine: number
+      firstLine: number | (() => number)
     ): Array<Checked<E>> => {
       const p = journalPath(stream)
       const decodeEvents = batchCodec(codec).decode
       const batches: Array<Checked<E>> = []
+      // line numbers are only for saying where the damage is
+      const at = (i: number) => (typeof firstLine === "number" ? firstLine : firstLine()) + i
       for (const [i, text] of completeLines(bytes).entries()) {
         const line = verifyLine(text)
-        if (Either.isLeft(line)) throw damaged(stream, p, firstLine + i, line.left)
+        if (Either.isLeft(line)) throw damaged(stream, p, at(i), line.left)
         const events = decodeEvents(line.right.events)
-        if (Either.isLeft(events))
-          throw damaged(stream, p, firstLine + i, "holds an event this version of tmem cannot read")
+        if (Either.isLeft(events)) throw damaged(stream, p, at(i), "holds an event this version of tmem cannot read")
         if (events.right.length === 0 || line.right.version !== version + events.right.length)
-          throw damaged(stream, p, firstLine + i, `version ${line.right.version} does not follow ${version}`)
+          throw damaged(stream, p, at(i), `version ${line.right.version} does not follow ${version}`)
         version = line.right.version
         batches.push({
           batch: { version, at: line.right.at, events: events.right },
@@ -345,34 +346,36 @@ export const make = (options: DiskOptions) =>
      * goes on) or a crash's leftover (the lock is free and a fresh look still finds no such batch: pass it over).
      */
     const feedAfter = (after: number, codecOf: CodecOf, limit: number): ReadonlyArray<FeedEntry> => {
+      const batchOf = (line: Feed.FeedLine, codec: StreamCodec<unknown, unknown>, fresh: boolean) => {
+        const found = batchesByVersion(line.stream, codec, fresh).get(line.version)
+        return found !== undefined && (line.checksum === "" || found.checksum === line.checksum) ? found : undefined
+      }
       const out: Array<FeedEntry> = []
       let lines = feed.linesAfter(after)
-      for (let i = 0; i < lines.length && out.length < limit; i++) {
+      let i = 0
+      while (i < lines.length && out.length < limit) {
         const line = lines[i]!
         const codec = codecOf(line.stream)
-        if (codec === undefined) continue
-        const matches = (fresh: boolean) => {
-          const found = batchesByVersion(line.stream, codec, fresh).get(line.version)
-          return found !== undefined && (line.checksum === "" || found.checksum === line.checksum) ? found : undefined
+        if (codec === undefined) {
+          i++
+          continue
         }
-        let found = matches(false)
+        let found = batchOf(line, codec, false)
         if (found === undefined) {
           if (!feed.idle()) break
-          // a line taken back (its append failed) may have been replaced since it was read
+          // both files read again: the line may have been taken back (its append failed) and replaced since
           lines = feed.linesAfter(line.position - 1, true)
-          const now = lines[0]
           i = 0
+          const now = lines[0]
           if (
             now !== undefined &&
             (now.stream !== line.stream || now.version !== line.version || now.checksum !== line.checksum)
-          ) {
-            i = -1
+          )
             continue
-          }
-          found = matches(true)
-          if (found === undefined) continue
+          found = batchOf(line, codec, true)
         }
-        out.push({ position: line.position, stream: line.stream, batch: found.batch })
+        if (found !== undefined) out.push({ position: line.position, stream: line.stream, batch: found.batch })
+        i++
       }
       return out
     }
@@ -388,9 +391,13 @@ export const make = (options: DiskOptions) =>
       const journal = io(stream, p, "read", () => Files.readNoFollow(p))
       const from = journal === undefined ? undefined : Snapshots.read(snapshotPath(stream), codec, journal)
       const start = from?.offset ?? 0
-      let lineNo = 1
-      for (let at = journal?.indexOf(10) ?? -1; at >= 0 && at < start; at = journal!.indexOf(10, at + 1)) lineNo++
-      const rest = decodeLines(stream, codec, journal?.subarray(start), from?.version ?? 0, lineNo)
+      // the first line after the snapshot: one more than the lines before it
+      const firstLine = () => {
+        let n = 1
+        for (let nl = journal!.indexOf(10); nl >= 0 && nl < start; nl = journal!.indexOf(10, nl + 1)) n++
+        return n
+      }
+      const rest = decodeLines(stream, codec, journal?.subarray(start), from?.version ?? 0, firstLine)
       const events = rest.flatMap((b) => b.batch.events)
       const state = foldStream(codec, from?.state ?? codec.initialState, events)
       const version = rest.length === 0 ? (from?.version ?? 0) : rest[rest.length - 1]!.batch.version
@@ -456,7 +463,7 @@ export const make = (options: DiskOptions) =>
       })
 
     /** Rewrites every file of a multi-file projection now (repairs; rare). The manifest goes last. */
-    const reprojectFiles = <S, E>(stream: string, _codec: StreamCodec<S, E>, state: S) => {
+    const reprojectFiles = <S>(stream: string, state: S) => {
       const files = filesOf(stream)!
       const all = projectedFiles(stream, files.render(state))
       const ordered = [...all.filter(([n]) => n !== files.manifest), ...all.filter(([n]) => n === files.manifest)]
@@ -540,13 +547,16 @@ export const make = (options: DiskOptions) =>
             `${storeError(stream, feedPath, "sync", synced.reason).text} (the write of ${stream} itself is durable)`
           )
         : Effect.void
-    const inFeed = <A>(stream: string, version: number, checksum: string, append: () => A) => {
+    /** Feed work, its failures thrown as the store's (`feedFailure`). */
+    const onFeed = <A>(f: () => A, verb?: string): A => {
       try {
-        return feed.around(stream, version, checksum, append)
+        return f()
       } catch (e) {
-        throw feedFailure(e, "append to")
+        throw feedFailure(e, verb)
       }
     }
+    const inFeed = <A>(stream: string, version: number, checksum: string, append: () => A) =>
+      onFeed(() => feed.around(stream, version, checksum, append), "append to")
 
     /**
      * A batch's line appended to its journal, not yet durable; `stamp` is the journal's right after the write, `feed`
@@ -589,19 +599,10 @@ export const make = (options: DiskOptions) =>
           })
         )
       if (filesOf(stream) !== undefined)
-        return stageFiles(
-          stream,
-          codec,
-          stateBefore,
-          state,
-          version,
-          encoded.right as ReadonlyArray<unknown>,
-          events,
-          at
-        )
+        return stageFiles(stream, stateBefore, state, version, encoded.right as ReadonlyArray<unknown>, events, at)
       const target = projectionPath(stream)
-      const rendered =
-        target !== undefined && textOf(stream) !== undefined ? utf8.encode(textOf(stream)!.render(state)) : undefined
+      const text = textOf(stream)
+      const rendered = target !== undefined && text !== undefined ? utf8.encode(text.render(state)) : undefined
       const line: JournalLine =
         rendered === undefined
           ? { version, at, events: encoded.right as ReadonlyArray<unknown> }
@@ -644,7 +645,7 @@ export const make = (options: DiskOptions) =>
             if (journal.fresh) io(stream, path.dirname(jp), "sync", () => Files.fsyncDir(path.dirname(jp)))
             if (temp === undefined || target === undefined) {
               // a plain journal: its fold is this state until the journal changes
-              if (textOf(stream) === undefined) remember(stream, state, version)
+              if (text === undefined) remember(stream, state, version)
               return undefined
             }
             if (t!.status === "rejected") {
@@ -673,7 +674,6 @@ export const make = (options: DiskOptions) =>
      */
     const stageFiles = <S, E>(
       stream: string,
-      _codec: StreamCodec<S, E>,
       stateBefore: S,
       state: S,
       version: number,
@@ -857,10 +857,7 @@ export const make = (options: DiskOptions) =>
     }
 
     /** The state of a single-file projected stream when both its files are still the ones this store wrote last. */
-    const knownState = <S, E>(
-      stream: string,
-      _codec: StreamCodec<S, E>
-    ): { readonly state: S; readonly version: number } | undefined => {
+    const knownState = <S>(stream: string): { readonly state: S; readonly version: number } | undefined => {
       const target = projectionPath(stream)
       if (filesOf(stream) !== undefined || textOf(stream) === undefined || target === undefined) return undefined
       const w = unchangedSinceWrite<S>(stream, target)
@@ -994,7 +991,7 @@ export const make = (options: DiskOptions) =>
      * are candidates; derived files (the episode vectors) are written without a lock, so only theirs that are far
      * older than any write can take count.
      */
-    const leftovers = <S, E>(stream: string, _codec: StreamCodec<S, E>, remove: boolean): number => {
+    const leftovers = (stream: string, remove: boolean): number => {
       const jp = journalPath(stream)
       let found = Files.leftoverTemps(path.dirname(jp), (name) => name === path.basename(jp), remove)
       const target = projectionPath(stream)
@@ -1015,9 +1012,9 @@ export const make = (options: DiskOptions) =>
         )
       )
     }
-    const sweepLeftovers = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
+    const sweepLeftovers = (stream: string) => {
       if (swept.has(stream)) return
-      leftovers(stream, codec, true)
+      leftovers(stream, true)
       swept.add(stream)
     }
 
@@ -1228,7 +1225,7 @@ export const make = (options: DiskOptions) =>
         const warnings: Array<string> = []
         const outcome = yield* attempt((): Reconciled<S, E> => {
           // (a stream this store wrote itself and that is unchanged was answered by `reconcile` without coming here)
-          sweepLeftovers(stream, codec)
+          sweepLeftovers(stream)
           const target = projectionPath(stream)
           let tail = readTail(stream, jp)
           const torn = tail.complete < tail.size
@@ -1271,7 +1268,7 @@ export const make = (options: DiskOptions) =>
     ): Effect.Effect<Loaded<S, E>, StoreError> =>
       // the stamps are read through `attempt`: a file that cannot be stat'ed is a StoreError, not a defect
       Effect.flatMap(
-        attempt(() => (swept.has(stream) ? knownState<S, E>(stream, codec) : undefined)),
+        attempt(() => (swept.has(stream) ? knownState<S>(stream) : undefined)),
         (known): Effect.Effect<Loaded<S, E>, StoreError> =>
           known !== undefined ? Effect.succeed({ ...known, recorded: [] }) : reconcileLoop(stream, codec, at, forWrite)
       )
@@ -1343,7 +1340,7 @@ export const make = (options: DiskOptions) =>
         )
       } else if (bytes !== undefined)
         warnings.push(`memory: ${rel(manifestPath)} was behind its journal (a crash); re-projected`)
-      reprojectFiles(stream, codec, full.state)
+      reprojectFiles(stream, full.state)
       if (recovered.length === 0) return { ...full, recorded: [] }
       warnings.push(
         `memory: ${rel(journalPath(stream))} had lost its last batch; what ${rel(manifestPath)} still showed of it was recorded again, untrusted until a person promotes it (tmem episodes list, then promote)`
@@ -1370,7 +1367,7 @@ export const make = (options: DiskOptions) =>
         !swept.has(stream) &&
         (filesOf(stream) !== undefined || (textOf(stream) !== undefined && projectionPath(stream) !== undefined))
       ) {
-        if (leftovers(stream, codec, false) > 0) return undefined
+        if (leftovers(stream, false) > 0) return undefined
         swept.add(stream)
       }
       if (filesOf(stream) !== undefined) {
@@ -1395,7 +1392,7 @@ export const make = (options: DiskOptions) =>
         )
           return { state: hit.state as S, version: hit.version, recorded: [] }
       }
-      const known = knownState<S, E>(stream, codec)
+      const known = knownState<S>(stream)
       if (known !== undefined) return { ...known, recorded: [] }
       const target = projectionPath(stream)
       const tail = readTail(stream, journalPath(stream))
@@ -1452,13 +1449,7 @@ export const make = (options: DiskOptions) =>
     }
 
     const readFeed = (after: number, codecOf: CodecOf, limit?: number) =>
-      attempt(() => {
-        try {
-          return feedAfter(after, codecOf, limit ?? Number.POSITIVE_INFINITY)
-        } catch (e) {
-          throw feedFailure(e)
-        }
-      })
+      attempt(() => onFeed(() => feedAfter(after, codecOf, limit ?? Number.POSITIVE_INFINITY)))
     // another process's appends show only in the file: look every 100 ms (a stat when nothing changed)
     const subscribe = pollingSubscribe(readFeed, 100)
 
@@ -1481,13 +1472,7 @@ export const make = (options: DiskOptions) =>
           )
         ),
       readAll: readFeed,
-      head: attempt(() => {
-        try {
-          return feed.last()
-        } catch (e) {
-          throw feedFailure(e)
-        }
-      }),
+      head: attempt(() => onFeed(feed.last)),
       checkpoint: (consumer) =>
         Effect.zipRight(
           checkConsumer(consumer),

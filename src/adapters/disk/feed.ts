@@ -161,28 +161,30 @@ export const make = (root: string, lockWaitMs: number) => {
   }
 
   /**
-   * The last position of the feed open as `fd`. A torn last line (a crash mid-write) is cut off when `cut` (a writer
-   * holding the lock), else passed over.
+   * The last position of the feed open as `fd`, and its size. A torn last line (a crash mid-write) is cut off when
+   * `cut` (a writer holding the lock), else passed over.
    */
-  const lastPosition = (fd: number, cut: boolean): number => {
+  const lastPosition = (fd: number, cut: boolean): { readonly last: number; readonly size: number } => {
     const stamp = Files.stampOfFd(fd)
-    if (written !== undefined && Files.sameStamp(written.stamp, stamp)) return written.last
     const size = Number(stamp.size)
-    if (size === 0) return 0
+    if (written !== undefined && Files.sameStamp(written.stamp, stamp)) return { last: written.last, size }
+    if (size === 0) return { last: 0, size }
     const chunk = Math.min(size, 4096)
     const tail = Files.readRange(fd, size - chunk, chunk)
     const end = tail.lastIndexOf(10)
     if (end < 0) {
       if (chunk < size) throw new FeedDamaged(0, "has a last line longer than 4 KB")
-      if (cut) fs.ftruncateSync(fd, 0)
-      return 0
+      if (!cut) return { last: 0, size }
+      fs.ftruncateSync(fd, 0)
+      return { last: 0, size: 0 }
     }
-    if (cut && size - chunk + end + 1 < size) fs.ftruncateSync(fd, size - chunk + end + 1)
+    const complete = size - chunk + end + 1
+    if (cut && complete < size) fs.ftruncateSync(fd, complete)
     const start = tail.lastIndexOf(10, end - 1) + 1
     if (start === 0 && chunk < size) throw new FeedDamaged(0, "has a last line longer than 4 KB")
     const line = decode(tail.toString("utf8", start, end))
     if (line === undefined) throw new FeedDamaged(0, "ends in a line that is not a feed entry")
-    return line.position
+    return { last: line.position, size: cut ? complete : size }
   }
 
   /** The feed's last position, read from its end (a reader's `head`). */
@@ -195,7 +197,7 @@ export const make = (root: string, lockWaitMs: number) => {
       return fromJournals(root).length
     }
     try {
-      return lastPosition(fd, false)
+      return lastPosition(fd, false).last
     } finally {
       fs.closeSync(fd)
     }
@@ -216,16 +218,17 @@ export const make = (root: string, lockWaitMs: number) => {
     try {
       const fd = fs.openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600)
       try {
-        let last = lastPosition(fd, true)
+        let { last, size: before } = lastPosition(fd, true)
         if (last === 0) {
           // the first line of this feed: batches written before there was one come first
           const earlier = fromJournals(root)
           if (earlier.length > 0) {
-            Files.writeAll(fd, Buffer.from(earlier.map((l, i) => encode({ ...l, position: i + 1 })).join("")))
+            const lines = Buffer.from(earlier.map((l, i) => encode({ ...l, position: i + 1 })).join(""))
+            Files.writeAll(fd, lines)
             last = earlier.length
+            before += lines.length
           }
         }
-        const before = fs.fstatSync(fd).size
         const position = last + 1
         Files.writeAll(fd, Buffer.from(encode({ position, stream, version, checksum })))
         let result: A

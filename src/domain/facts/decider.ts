@@ -477,8 +477,7 @@ export const decideFact =
             `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
         )
         if (tooBig !== undefined) return Either.left(tooBig)
-        if (entries.length === state.entries.length && entries.every((e, i) => e === state.entries[i]))
-          return Either.right([])
+        if (sameEntries(entries, state.entries)) return Either.right([])
         return Either.right([
           FactsRewritten.make({ target: command.target, entries, previous: state.entries, at: command.at })
         ])
