@@ -1,5 +1,5 @@
 import { idf, termCeiling, termScore } from "../../domain/search/bm25.js"
-import { searchTerms } from "../../domain/search/terms.js"
+import { ANALYZER, searchTerms } from "../../domain/search/terms.js"
 
 /**
  * An in-memory inverted index with BM25 ranking (docs/adr/0006). Postings are typed arrays, a removed document is a
@@ -215,7 +215,7 @@ export const makeLexicalIndex = () => {
         })
         return [id, d.stamp, d.length, ids, Array.from(d.tfs)]
       })
-    return JSON.stringify({ v: 1, terms, docs: rows })
+    return JSON.stringify({ v: 1, analyzer: ANALYZER, terms, docs: rows })
   }
 
   /** Replaces the contents with a serialized index; false (contents untouched) when the text is not one. */
@@ -226,8 +226,15 @@ export const makeLexicalIndex = () => {
     } catch {
       return false
     }
-    const p = parsed as { v?: unknown; terms?: unknown; docs?: unknown }
-    if (p.v !== 1 || !Array.isArray(p.terms) || !Array.isArray(p.docs) || !p.terms.every((t) => typeof t === "string"))
+    const p = parsed as { v?: unknown; analyzer?: unknown; terms?: unknown; docs?: unknown }
+    // terms of another analyzer would never meet a query's: such an index is rebuilt, not read
+    if (
+      p.v !== 1 ||
+      p.analyzer !== ANALYZER ||
+      !Array.isArray(p.terms) ||
+      !Array.isArray(p.docs) ||
+      !p.terms.every((t) => typeof t === "string")
+    )
       return false
     const terms = p.terms as Array<string>
     const rows: Array<[string, string, number, Array<number>, Array<number>]> = []

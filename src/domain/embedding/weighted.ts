@@ -9,8 +9,11 @@
 import { searchTerms } from "../search/terms.js"
 import { fitTokenStreams, type RpModel, rpDims } from "./randomProjections.js"
 
-/** Space id: vectors of two fits are comparable only when both the id and the fitted corpus match. */
-export const weightedFingerprint = (dims: number): string => `rp-idf/${rpDims(dims)}`
+/**
+ * Space id: vectors of two fits are comparable only when both the id and the fitted corpus match. `rp-idf2` since the
+ * search terms are Porter-stemmed (terms.ts ANALYZER): vectors kept from `rp-idf` are rebuilt.
+ */
+export const weightedFingerprint = (dims: number): string => `rp-idf2/${rpDims(dims)}`
 
 export interface WeightedModel {
   readonly rp: RpModel

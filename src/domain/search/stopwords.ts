@@ -11,7 +11,7 @@ const LISTS: Record<string, string> = {
     "of off on once only or other ought our ours ourselves out over own re same shall shan she should shouldn so some such than that the their theirs them " +
     "themselves then there these they this those through to too under until up upon us very was wasn we were weren what when where which while who whom " +
     "whose why will with won would wouldn yes yet you your yours yourself yourselves ve s t d m o y ok okay oh yeah hey hi hello thanks thank please " +
-    "really just like well also would one two",
+    "really just like well also would one two likely probably perhaps maybe",
   de:
     "aber alle allem allen aller alles als also am an ander andere anderem anderen anderer anderes auch auf aus bei bin bis bist da damit dann das dass " +
     "dein deine dem den der des dich die dies diese diesem diesen dieser dieses dir doch dort du durch ein eine einem einen einer eines er es etwas euch " +

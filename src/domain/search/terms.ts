@@ -1,10 +1,13 @@
 /**
  * Text → search terms, shared by the lexical index, the passage picker and the local weighted embedder, so a
  * query and a memory always meet in one vocabulary: lower-cased words of letters, marks and digits, stop words of
- * several languages left out, a light suffix fold for Latin-script words ("paintings", "painting" → "paint"), and
- * overlapping character pairs for scripts written without spaces (Chinese, Japanese, Thai).
+ * several languages left out, English inflections stemmed (Porter: "hiking", "hikes", "hike" → "hike"), a light
+ * suffix fold for other Latin-script words, and overlapping character pairs for scripts written without spaces
+ * (Chinese, Japanese, Thai).
  */
+import { stemmer } from "stemmer"
 import { lowerSimple } from "../embedding/featurize.js"
+import { bounded } from "../kernel/memo.js"
 import { STOP_WORDS } from "./stopwords.js"
 
 // letters, combining marks (Devanagari vowel signs, Arabic harakat) and digits make a word; anything else ends it
@@ -13,15 +16,21 @@ const WORD = /[\p{L}\p{M}\p{Nd}]+/gu
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
 const LATIN_ONLY = /^[a-z\u00df-\u00ff]+$/
+const ASCII_ONLY = /^[a-z]+$/
 const DIGIT = /\p{Nd}/u
 const DOUBLED = /([b-df-hj-np-tv-z])\1$/
 
 /**
- * Folds the commonest inflections of Latin-script words so "paints", "painted" and "painting" meet. Deliberately
- * light (no dictionary): both sides of every comparison are folded the same way, which matters more than grammar.
+ * Which analyzer made a set of terms: anything that keeps terms (the persisted lexical index, the weighted space's
+ * id) records it, so terms of an older analyzer are rebuilt instead of being compared with new ones.
  */
-export const foldSuffix = (word: string): string => {
-  if (word.length <= 3 || !LATIN_ONLY.test(word)) return word
+export const ANALYZER = "porter/1"
+
+/**
+ * The light fold for Latin-script words with letters outside a–z ("maisons" → "maison", "producciones" →
+ * "produccion"), which an English stemmer would not read.
+ */
+const lightFold = (word: string): string => {
   let w = word
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`
   else if (w.endsWith("sses")) w = w.slice(0, -2)
@@ -29,9 +38,24 @@ export const foldSuffix = (word: string): string => {
   if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3)
   else if (w.endsWith("ed") && w.length > 5) w = w.slice(0, -2)
   else return w
-  // "running" → "runn" → "run"; "planned" → "plann" → "plan"
   return DOUBLED.test(w) && w.length > 3 ? w.slice(0, -1) : w
 }
+
+/**
+ * Folds inflections so "paints", "painted" and "painting" meet. Words of a–z get the Porter stemmer: the light fold
+ * it replaces cut "hiking" to "hik" but left "hike", and "dancing" to "danc" but left "dance", so a question and the
+ * session that answers it missed each other (on the dev set, Porter moved top-3 recall from 84 % to 86 % with the
+ * same index). Both sides of every comparison are folded the same way, which matters more than grammar; short
+ * words stay as they are.
+ */
+export const foldSuffix = (word: string): string => {
+  if (word.length <= 3 || !LATIN_ONLY.test(word)) return word
+  return ASCII_ONLY.test(word) ? stems(word, () => stemmer(word)) : lightFold(word)
+}
+
+// a session repeats most of its words: each is stemmed once (indexing a session then costs less than the light fold
+// did)
+const stems = bounded<string, string>()
 
 const unspacedPairs = (run: string): Array<string> => {
   const chars = Array.from(run)

@@ -5,6 +5,7 @@ import * as LocalEpisodeSearch from "../../../src/adapters/search/LocalEpisodeSe
 import { makeLexicalIndex } from "../../../src/adapters/search/lexicalIndex.js"
 import { DerivedFiles } from "../../../src/ports/DerivedFiles.js"
 import { EpisodeSearch } from "../../../src/ports/EpisodeSearch.js"
+import { ANALYZER } from "../../../src/domain/search/terms.js"
 
 // a small vocabulary, so documents share terms and document frequencies move with every change
 const WORDS = [
@@ -97,16 +98,32 @@ describe("the lexical index", () => {
   it("refuses a damaged or foreign file and keeps what it holds", () => {
     const index = makeLexicalIndex()
     index.put({ id: "a", stamp: "1", text: "lexer crash" })
+    const analyzer = JSON.stringify(ANALYZER)
     for (const bad of [
       "",
       "{",
       "[]",
-      '{"v":2,"terms":[],"docs":[]}',
-      '{"v":1,"terms":["x"],"docs":[["a","1",1,[5],[1]]]}',
-      '{"v":1,"terms":["x"],"docs":[["a","1",1,[0],[0]]]}'
+      `{"v":2,"analyzer":${analyzer},"terms":[],"docs":[]}`,
+      `{"v":1,"analyzer":${analyzer},"terms":["x"],"docs":[["a","1",1,[5],[1]]]}`,
+      `{"v":1,"analyzer":${analyzer},"terms":["x"],"docs":[["a","1",1,[0],[0]]]}`
     ])
       expect(index.restore(bad)).toBe(false)
     expect(index.search("lexer", 1)[0]!.id).toBe("a")
+  })
+
+  it("refuses an index whose terms another analyzer made (a rebuild, never terms that cannot meet a query's)", () => {
+    const other = makeLexicalIndex()
+    other.put({ id: "b", stamp: "1", text: "hiking trip" })
+    const written = JSON.parse(other.serialize()) as Record<string, unknown>
+    const index = makeLexicalIndex()
+    index.put({ id: "a", stamp: "1", text: "lexer crash" })
+    // an index written before terms were stemmed names no analyzer
+    const { analyzer: _, ...unnamed } = written
+    for (const foreign of [unnamed, { ...written, analyzer: "light/0" }])
+      expect(index.restore(JSON.stringify(foreign))).toBe(false)
+    expect(index.search("lexer", 1)[0]!.id).toBe("a")
+    expect(index.restore(JSON.stringify(written))).toBe(true)
+    expect(index.search("hikes", 1)[0]!.id).toBe("b")
   })
 })
 
