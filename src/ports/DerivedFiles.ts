@@ -9,5 +9,7 @@ export class DerivedFiles extends Context.Tag("tmem/DerivedFiles")<
   {
     readonly read: (name: string) => Effect.Effect<Option.Option<Uint8Array>>
     readonly write: (name: string, bytes: Uint8Array) => Effect.Effect<void>
+    /** Removes a file an older version derived under another name; a file that is not there is no error. */
+    readonly remove: (name: string) => Effect.Effect<void>
   }
 >() {}

@@ -38,6 +38,25 @@ export const derivedFilesContract = (
         })
     )
 
+    it.scopedLive("a removed file reads as None, others stay; removing what is not there is no error", () =>
+      Effect.gen(function* () {
+        const { layer, reopen } = yield* make
+        yield* Effect.gen(function* () {
+          const files = yield* DerivedFiles
+          yield* files.write("old.json", bytes("format 1"))
+          yield* files.write("new.bin", bytes("format 2"))
+          yield* files.remove("old.json")
+          yield* files.remove("never-written.json")
+          expect(Option.isNone(yield* files.read("old.json"))).toBe(true)
+          expect(text(yield* files.read("new.bin"))).toEqual(Option.some("format 2"))
+        }).pipe(Effect.provide(layer))
+        if (reopen !== undefined)
+          expect(
+            Option.isNone(yield* Effect.flatMap(DerivedFiles, (f) => f.read("old.json")).pipe(Effect.provide(reopen)))
+          ).toBe(true)
+      })
+    )
+
     it.scopedLive("what was written is there for the next opening of the same storage", () =>
       Effect.gen(function* () {
         const { layer, reopen } = yield* make

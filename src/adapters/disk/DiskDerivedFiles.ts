@@ -29,6 +29,14 @@ export const layer = (options: { readonly dir: string }) =>
           } catch {
             // persisting only saves a rebuild next time
           }
+        }),
+      remove: (name) =>
+        Effect.sync(() => {
+          try {
+            fs.rmSync(path.join(options.dir, path.basename(name)), { force: true })
+          } catch {
+            // a derived file left behind costs disk space, never data
+          }
         })
     })
   )

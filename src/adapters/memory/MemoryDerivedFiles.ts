@@ -6,7 +6,8 @@ export const make = () => {
   const files = new Map<string, Uint8Array>()
   return DerivedFiles.of({
     read: (name) => Effect.sync(() => Option.fromNullable(files.get(name))),
-    write: (name, bytes) => Effect.sync(() => void files.set(name, bytes.slice()))
+    write: (name, bytes) => Effect.sync(() => void files.set(name, bytes.slice())),
+    remove: (name) => Effect.sync(() => void files.delete(name))
   })
 }
 

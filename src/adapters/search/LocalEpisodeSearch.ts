@@ -4,7 +4,9 @@ import { EpisodeSearch } from "../../ports/EpisodeSearch.js"
 import { makeLexicalIndex } from "./lexicalIndex.js"
 
 /** The persisted index beside the episode vectors; losing it costs a rebuild, never data. */
-export const LEXICAL_FILE = "episodes_lexical.json"
+export const LEXICAL_FILE = "episodes_lexical.bin"
+/** Where format 1 (JSON) was kept: removed when the index is first written anew. */
+export const LEGACY_LEXICAL_FILE = "episodes_lexical.json"
 
 /**
  * The local full-text side of recall: a BM25 index held in memory, read from its derived file on first use and
@@ -14,6 +16,7 @@ export const make = Effect.gen(function* () {
   const files = yield* DerivedFiles
   const index = makeLexicalIndex()
   let loaded = false
+  let legacyRemoved = false
   // one update at a time, so the file never ends up holding an older index than memory
   const writing = yield* Effect.makeSemaphore(1)
   const ready = Effect.suspend(() => {
@@ -21,7 +24,7 @@ export const make = Effect.gen(function* () {
     return Effect.map(files.read(LEXICAL_FILE), (bytes) => {
       loaded = true
       // a damaged or foreign file is an empty index: the caller re-indexes what is missing
-      if (Option.isSome(bytes)) index.restore(new TextDecoder().decode(bytes.value))
+      if (Option.isSome(bytes)) index.restore(bytes.value)
     })
   })
   return EpisodeSearch.of({
@@ -37,7 +40,10 @@ export const make = Effect.gen(function* () {
             if (put.length === 0 && remove.length === 0) return Effect.void
             for (const id of remove) index.remove(id)
             for (const d of put) index.put(d)
-            return files.write(LEXICAL_FILE, new TextEncoder().encode(index.serialize()))
+            return Effect.zipRight(
+              files.write(LEXICAL_FILE, index.serialize()),
+              legacyRemoved ? Effect.void : Effect.tap(files.remove(LEGACY_LEXICAL_FILE), () => (legacyRemoved = true))
+            )
           })
         )
       ),

@@ -1,4 +1,4 @@
-import { Effect, FastCheck as fc, Layer } from "effect"
+import { Effect, FastCheck as fc, Layer, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import * as MemoryDerivedFiles from "../../../src/adapters/memory/MemoryDerivedFiles.js"
 import * as LocalEpisodeSearch from "../../../src/adapters/search/LocalEpisodeSearch.js"
@@ -96,36 +96,80 @@ describe("the lexical index", () => {
   })
 
   it("refuses a damaged or foreign file and keeps what it holds", () => {
+    const other = makeLexicalIndex()
+    other.put({ id: "b", stamp: "1", text: "hiking trip to the lake" })
+    other.put({ id: "c", stamp: "2", text: "lake house" })
+    const good = other.serialize()
+    const { header, binary } = split(good)
+    // binary: lengths and counts (2 × u32 each), then the term numbers (i32) and frequencies (u16) of all postings
+    const termsAt = 16
+    const tfsAt = termsAt + 4 * (header.postings as number)
+    const patched = (at: number, value: number, width: 2 | 4) => {
+      const b = binary.slice()
+      if (width === 4) new DataView(b.buffer).setInt32(at, value, true)
+      else new DataView(b.buffer).setUint16(at, value, true)
+      return b
+    }
     const index = makeLexicalIndex()
     index.put({ id: "a", stamp: "1", text: "lexer crash" })
-    const analyzer = JSON.stringify(ANALYZER)
     for (const bad of [
-      "",
-      "{",
-      "[]",
-      `{"v":2,"analyzer":${analyzer},"terms":[],"docs":[]}`,
-      `{"v":1,"analyzer":${analyzer},"terms":["x"],"docs":[["a","1",1,[5],[1]]]}`,
-      `{"v":1,"analyzer":${analyzer},"terms":["x"],"docs":[["a","1",1,[0],[0]]]}`
+      new Uint8Array(0),
+      utf8.encode("{"),
+      // format 1 (JSON) is rebuilt, not read
+      utf8.encode('{"v":1,"analyzer":"porter/1","terms":["x"],"docs":[["a","1",1,[0],[1]]]}'),
+      good.subarray(0, good.length - 1),
+      utf8.encode(`tmem-lexical-index 3${new TextDecoder().decode(good.subarray(20))}`),
+      join({ ...header, stamps: ["1"] }, binary),
+      join({ ...header, ids: ["b", "b"] }, binary),
+      join({ ...header, postings: 5 }, binary.subarray(0, binary.length - 6)),
+      // a term number past the term list, the same term twice in one document, a frequency of 0
+      join(header, patched(termsAt, 99, 4)),
+      join(header, patched(termsAt + 4, new DataView(binary.buffer).getInt32(termsAt, true), 4)),
+      join(header, patched(tfsAt + 2, 0, 2))
     ])
       expect(index.restore(bad)).toBe(false)
     expect(index.search("lexer", 1)[0]!.id).toBe("a")
+    // the unpatched parts make a file that reads
+    expect(index.restore(join(header, binary))).toBe(true)
+    expect(index.search("lake", 2).map((h) => h.id)).toEqual(other.search("lake", 2).map((h) => h.id))
   })
 
   it("refuses an index whose terms another analyzer made (a rebuild, never terms that cannot meet a query's)", () => {
     const other = makeLexicalIndex()
     other.put({ id: "b", stamp: "1", text: "hiking trip" })
-    const written = JSON.parse(other.serialize()) as Record<string, unknown>
+    const { header, binary } = split(other.serialize())
+    expect(header.analyzer).toBe(ANALYZER)
     const index = makeLexicalIndex()
     index.put({ id: "a", stamp: "1", text: "lexer crash" })
-    // an index written before terms were stemmed names no analyzer
-    const { analyzer: _, ...unnamed } = written
-    for (const foreign of [unnamed, { ...written, analyzer: "light/0" }])
-      expect(index.restore(JSON.stringify(foreign))).toBe(false)
+    const { analyzer: _, ...unnamed } = header
+    for (const foreign of [unnamed, { ...header, analyzer: "light/0" }])
+      expect(index.restore(join(foreign, binary))).toBe(false)
     expect(index.search("lexer", 1)[0]!.id).toBe("a")
-    expect(index.restore(JSON.stringify(written))).toBe(true)
+    expect(index.restore(join(header, binary))).toBe(true)
     expect(index.search("hikes", 1)[0]!.id).toBe("b")
   })
 })
+
+const utf8 = new TextEncoder()
+const MAGIC = "tmem-lexical-index 2\n"
+
+/** A persisted index's JSON header and its binary part (after the padding to 4 bytes). */
+const split = (bytes: Uint8Array) => {
+  const eol = bytes.indexOf(10, MAGIC.length)
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length, eol))) as Record<string, unknown>
+  const head = eol + 1
+  return { header, binary: bytes.slice(head + ((4 - (head % 4)) % 4)) }
+}
+
+/** The file a header and a binary part make, padded as the format says. */
+const join = (header: Record<string, unknown>, binary: Uint8Array) => {
+  const head = utf8.encode(`${MAGIC}${JSON.stringify(header)}\n`)
+  const pad = (4 - (head.length % 4)) % 4
+  const out = new Uint8Array(head.length + pad + binary.length)
+  out.set(head)
+  out.set(binary, head.length + pad)
+  return out
+}
 
 describe("LocalEpisodeSearch", () => {
   it("a new process reads the persisted index instead of re-indexing; a damaged file is an empty index", async () => {
@@ -146,5 +190,23 @@ describe("LocalEpisodeSearch", () => {
     await Effect.runPromise(files.write(LocalEpisodeSearch.LEXICAL_FILE, new TextEncoder().encode("{ damaged")))
     const damaged = await Effect.runPromise(Effect.flatMap(EpisodeSearch, (s) => s.indexed).pipe(Effect.provide(layer)))
     expect(damaged.size).toBe(0)
+  })
+
+  it("removes the JSON index an older version kept, once it has written its own", async () => {
+    const files = MemoryDerivedFiles.make()
+    const legacy = new TextEncoder().encode('{"v":1,"terms":[],"docs":[]}')
+    await Effect.runPromise(files.write(LocalEpisodeSearch.LEGACY_LEXICAL_FILE, legacy))
+    const layer = LocalEpisodeSearch.layer.pipe(Layer.provide(Layer.succeed(DerivedFiles, files)))
+    const stored = (name: string) => Effect.runPromise(Effect.map(files.read(name), Option.isSome))
+    await Effect.runPromise(Effect.flatMap(EpisodeSearch, (s) => s.indexed).pipe(Effect.provide(layer)))
+    // reading alone changes nothing: only a write replaces what the old file held
+    expect(await stored(LocalEpisodeSearch.LEGACY_LEXICAL_FILE)).toBe(true)
+    await Effect.runPromise(
+      Effect.flatMap(EpisodeSearch, (s) => s.update([{ id: "a", stamp: "s1", text: "lexer crash" }], [])).pipe(
+        Effect.provide(layer)
+      )
+    )
+    expect(await stored(LocalEpisodeSearch.LEGACY_LEXICAL_FILE)).toBe(false)
+    expect(await stored(LocalEpisodeSearch.LEXICAL_FILE)).toBe(true)
   })
 })
