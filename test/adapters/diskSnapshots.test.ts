@@ -31,12 +31,14 @@ describe("snapshots of long streams (disk store)", () => {
               maxLength: 14
             }),
             fc.integer({ min: 1, max: 6 }),
-            async (batches, every) => {
+            // long notes make journals past the snapshot's hashed window (64 KB), short ones journals within it
+            fc.constantFrom(0, 9_000),
+            async (batches, every, padding) => {
               const dir = path.join(root, `r${run++}`)
               let version = 0
               const all: Array<CounterEvent> = []
               for (const [i, batch] of batches.entries()) {
-                const events = batch.map((by, j) => inc(by, `${i}.${j}`))
+                const events = batch.map((by, j) => inc(by, `${i}.${j}${"·".repeat(padding)}`))
                 await Effect.runPromise(storeAt(dir, every).append("counter/a", snapshotted, version, events, at))
                 version += events.length
                 all.push(...events)
@@ -69,9 +71,13 @@ describe("snapshots of long streams (disk store)", () => {
         const loadTotal = () =>
           Effect.map(storeAt(dir).load("counter/a", snapshotted), (l) => [l.state.total, l.version])
         // a snapshot taken of other bytes than this journal's
+        fs.writeFileSync(snap, JSON.stringify({ ...taken, tailHash: "0".repeat(64), state: { total: 999, notes: [] } }))
+        expect(yield* loadTotal()).toEqual([10, 4])
+        // one of the first snapshots, bound to the hash of the whole prefix: taken again, never trusted
+        const { tailHash: _, ...first } = taken
         fs.writeFileSync(
           snap,
-          JSON.stringify({ ...taken, prefixHash: "0".repeat(64), state: { total: 999, notes: [] } })
+          JSON.stringify({ ...first, prefixHash: "0".repeat(64), state: { total: 999, notes: [] } })
         )
         expect(yield* loadTotal()).toEqual([10, 4])
         fs.writeFileSync(snap, JSON.stringify({ ...taken, offset: taken.offset - 1, state: { total: 999, notes: [] } }))
@@ -93,6 +99,33 @@ describe("snapshots of long streams (disk store)", () => {
         yield* storeAt(dir).append("counter/a", snapshotted, 0, [inc(7, "x")], at)
         expect(yield* loadTotal()).toEqual([7, 1])
       })
+  )
+
+  it.scopedLive("a reader of a journal far longer than the hashed window starts from the snapshot", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const store = storeAt(dir)
+      const long = (n: number) => inc(n, `${n}${"·".repeat(40_000)}`)
+      yield* store.append("counter/a", snapshotted, 0, [long(1), long(2), long(3)], at)
+      yield* storeAt(dir).load("counter/a", snapshotted)
+      const snap = snapshotFile(dir, "counter/a")
+      const taken = JSON.parse(fs.readFileSync(snap, "utf8"))
+      expect(taken.offset).toBeGreaterThan(3 * 64 * 1024)
+      yield* storeAt(dir).append("counter/a", snapshotted, 3, [inc(4, "d")], at)
+      // a marked state under the same binding: a reader that used the snapshot shows the mark
+      fs.writeFileSync(snap, JSON.stringify({ ...taken, state: { total: 1000, notes: [] } }))
+      const loaded = yield* storeAt(dir, 1000).load("counter/a", snapshotted)
+      expect([loaded.state.total, loaded.version]).toEqual([1004, 4])
+      // the window's bytes changed under it (the same length): the journal decides
+      const journalFile = path.join(dir, "journal/counter/a.jsonl")
+      const bytes = fs.readFileSync(journalFile)
+      const dot = bytes.lastIndexOf(Buffer.from("·"), taken.offset - 10)
+      bytes.set(Buffer.from("•"), dot)
+      fs.writeFileSync(journalFile, bytes)
+      const again = yield* Effect.either(storeAt(dir, 1000).load("counter/a", snapshotted))
+      // the line no longer matches its checksum: the full read reports it rather than trusting the snapshot
+      expect(again._tag).toBe("Left")
+    })
   )
 
   it.scopedLive("the episode store's state survives its snapshot unchanged, trust and pending work included", () =>

@@ -388,21 +388,38 @@ export const make = (options: DiskOptions) =>
      */
     const foldAll = <S, E>(stream: string, codec: StreamCodec<S, E>) => {
       const p = journalPath(stream)
-      const journal = io(stream, p, "read", () => Files.readNoFollow(p))
-      const from = journal === undefined ? undefined : Snapshots.read(snapshotPath(stream), codec, journal)
-      const start = from?.offset ?? 0
-      // the first line after the snapshot: one more than the lines before it
+      // what follows the snapshot (all of the journal without one), read with the descriptor the snapshot was
+      // checked through; one byte past the size, to notice a journal that grows meanwhile
+      const read = io(stream, p, "read", () =>
+        Files.withNoFollow(p, (fd, size) => {
+          const from = Snapshots.read(snapshotPath(stream), codec, size, (a, b) => Files.readRange(fd, a, b - a))
+          const start = from?.offset ?? 0
+          return { from, start, rest: Files.readRange(fd, start, size - start + 1) }
+        })
+      )
+      const from = read?.from
+      const start = read?.start ?? 0
+      // the first line after the snapshot: one more than the lines before it (read again only to say where damage is)
       const firstLine = () => {
+        const prefix = Files.readNoFollow(p)?.subarray(0, start) ?? Buffer.alloc(0)
         let n = 1
-        for (let nl = journal!.indexOf(10); nl >= 0 && nl < start; nl = journal!.indexOf(10, nl + 1)) n++
+        for (let nl = prefix.indexOf(10); nl >= 0; nl = prefix.indexOf(10, nl + 1)) n++
         return n
       }
-      const rest = decodeLines(stream, codec, journal?.subarray(start), from?.version ?? 0, firstLine)
+      const rest = decodeLines(stream, codec, read?.rest, from?.version ?? 0, firstLine)
       const events = rest.flatMap((b) => b.batch.events)
       const state = foldStream(codec, from?.state ?? codec.initialState, events)
       const version = rest.length === 0 ? (from?.version ?? 0) : rest[rest.length - 1]!.batch.version
-      if (codec.snapshot !== undefined && journal !== undefined && events.length >= snapshotEvery)
-        Snapshots.write(snapshotPath(stream), codec, state, version, journal)
+      if (codec.snapshot !== undefined && read !== undefined && events.length >= snapshotEvery) {
+        const offset = start + read.rest.lastIndexOf(10) + 1
+        const from = Snapshots.windowStart(offset)
+        // the hashed window, from what was read when it lies there, else from the journal again
+        const window =
+          from >= start
+            ? read.rest.subarray(from - start, offset - start)
+            : Files.withNoFollow(p, (fd) => Files.readRange(fd, from, offset - from))
+        if (window !== undefined) Snapshots.write(snapshotPath(stream), codec, state, version, offset, window)
+      }
       return { state, version }
     }
 

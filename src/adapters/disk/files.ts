@@ -257,6 +257,27 @@ export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): 
   }
 }
 
+/**
+ * Opens a regular file that must not be a symbolic link (as readSnapshot) and hands `use` its descriptor and size, for
+ * reads of a part of it; undefined when the file does not exist.
+ */
+export const withNoFollow = <A>(file: string, use: (fd: number, size: number) => A): A | undefined => {
+  let fd: number
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw e
+  }
+  try {
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EISDIR" })
+    return use(fd, stat.size)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 /** Bytes of a file that must not be a symbolic link, or undefined when it does not exist. */
 export const readNoFollow = (file: string): Buffer | undefined => readSnapshot(file)?.bytes
 
