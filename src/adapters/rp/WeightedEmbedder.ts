@@ -39,7 +39,11 @@ export const make = (dims = 256) => {
     return c
   }
   const similarities = (corpus: ReadonlyArray<string>, query: string) => {
-    if (ids.size >= 16 * CACHE_LIMIT || counts.size >= CACHE_LIMIT) {
+    // Room for the corpus asked about and as much again: the episode dedup probe asks about every summary, and a
+    // memory of 10,000 episodes behind a limit of 4,096 emptied the cache on every ingest and counted every
+    // summary's terms again (ingest took 150-350 ms there instead of a few).
+    const room = Math.max(CACHE_LIMIT, 2 * (corpus.length + 1))
+    if (ids.size >= 16 * room || counts.size >= room) {
       ids = new Map()
       counts = new Map()
     }

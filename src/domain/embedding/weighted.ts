@@ -86,13 +86,24 @@ export const countTerms = (terms: ReadonlyArray<string>, idOf: (term: string) =>
  * term frequency, and a query term the corpus lacks counting for nothing. A text with no weighted term is 0 to all.
  */
 export const weightedSimilarities = (corpus: ReadonlyArray<TermCounts>, query: TermCounts): Array<number> => {
+  // indexed loops: the episode dedup probe runs this over every summary of the memory on each ingest
   let top = 0
-  for (const text of [...corpus, query]) for (const id of text.ids) top = Math.max(top, id)
+  for (let i = 0; i < query.ids.length; i++) top = Math.max(top, query.ids[i]!)
+  for (let t = 0; t < corpus.length; t++) {
+    const ids = corpus[t]!.ids
+    for (let i = 0; i < ids.length; i++) if (ids[i]! > top) top = ids[i]!
+  }
   // indexed by term id: document frequency, then the query's weight
   const df = new Float64Array(top + 1)
-  for (const text of corpus) for (const id of text.ids) df[id]!++
+  for (let t = 0; t < corpus.length; t++) {
+    const ids = corpus[t]!.ids
+    for (let i = 0; i < ids.length; i++) df[ids[i]!]!++
+  }
   const n = corpus.length
-  const idf = (id: number) => Math.log(1 + n / df[id]!)
+  // each term's IDF once, not once per posting (a logarithm per posting was most of a probe over 8,000 summaries)
+  const idfs = new Float64Array(top + 1)
+  for (let id = 0; id <= top; id++) if (df[id]! > 0) idfs[id] = Math.log(1 + n / df[id]!)
+  const idf = (id: number) => idfs[id]!
   const weights = new Float64Array(top + 1)
   let queryNorm = 0
   query.ids.forEach((id, i) => {
