@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each a table with ratios against a baseline measured in the same run.
 // The machine is small and noisy, so every figure is a median (or a stated percentile) of many runs.
+import { runColdRecallBench } from "./coldRecall.js"
 import { runColdStartBench } from "./coldStart.js"
 import { runConsolidationBench } from "./consolidation.js"
 import { runDurableAddBench } from "./durableAdd.js"
@@ -19,4 +20,5 @@ console.log(await runConsolidationBench())
 console.log(await runHttpBench())
 console.log(await runRecallBench())
 console.log(await runEpisodesFoldBench())
+console.log(await runColdRecallBench())
 console.log(await runEvalRecallBench())

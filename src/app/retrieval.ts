@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { Episode } from "../domain/episodes/store.js"
 import { bestPassages } from "../domain/search/passages.js"
-import { FNV64_OFFSET, fnv1a64, fnv64Hex } from "../domain/text/fnv.js"
+import { FNV64_OFFSET, fnv1a64Units, fnv64Hex } from "../domain/text/fnv.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
 import { sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { Embedder, isCorpusFitted, similaritiesOf } from "../ports/Embedder.js"
@@ -40,8 +40,7 @@ const FITTED_VECTOR_WEIGHT = 0.05
 /** A hit the words do not support must be this close to the query in the embedding space to count. */
 export const VECTOR_FLOOR = 0.6
 
-const encoder = new TextEncoder()
-const hashOf = (s: string) => fnv64Hex(fnv1a64(FNV64_OFFSET, encoder.encode(s)))
+const hashOf = (s: string) => fnv64Hex(fnv1a64Units(FNV64_OFFSET, s))
 
 // An ended session's words never change, and recall quotes the same few sessions turn after turn: kept per store
 // (the memory they belong to), so a recall does not decode each shown session's journal again.

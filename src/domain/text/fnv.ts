@@ -28,3 +28,20 @@ export const fnv1a64 = (h: Fnv64, bytes: Uint8Array): Fnv64 => {
 /** Sixteen lower-case hex digits. */
 export const fnv64Hex = (h: Fnv64): string =>
   `${h.hi.toString(16).padStart(8, "0")}${h.lo.toString(16).padStart(8, "0")}`
+
+/**
+ * The same multiply-and-xor over a string's UTF-16 code units, each taken whole (so not FNV-1a of any byte encoding):
+ * for stamps that only have to change when the text does, without encoding the text first. Stamping 10,000 summaries
+ * through TextEncoder cost a cold recall about 100 ms.
+ */
+export const fnv1a64Units = (h: Fnv64, text: string): Fnv64 => {
+  let { hi, lo } = h
+  for (let i = 0; i < text.length; i++) {
+    lo = (lo ^ text.charCodeAt(i)) >>> 0
+    const t = lo * 0x1b3
+    const carry = (t / TWO_32) >>> 0
+    hi = (Math.imul(hi, 0x1b3) + carry + Math.imul(lo, 256)) >>> 0
+    lo = t >>> 0
+  }
+  return { hi, lo }
+}

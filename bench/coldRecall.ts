@@ -1,0 +1,106 @@
+import { Effect } from "effect"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import * as DiskEventStore from "../src/adapters/disk/DiskEventStore.js"
+import type { Episode, EpisodeEvent } from "../src/domain/episodes/store.js"
+import { EPISODES_STREAM, episodeCodec } from "../src/domain/episodes/stream.js"
+import { fmt, median, nowMs, percentile, table } from "./stats.js"
+
+const BIN = path.resolve("dist/bin.js")
+
+/** A seeded generator (mulberry32), so every run builds the same memory. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+const SUBJECTS = ["the parser", "the billing job", "the deploy script", "the auth proxy", "the search index"]
+const VERBS = ["fixed", "profiled", "rewrote", "reviewed", "documented", "migrated"]
+
+/**
+ * `n` episodes as a memory grown one session at a time holds them, each summary about 1.5 KB of sentences over a
+ * vocabulary of a few thousand rare words (names, hosts, numbers) among common ones.
+ */
+const history = (n: number): ReadonlyArray<EpisodeEvent> => {
+  const rnd = random(42)
+  const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rnd() * xs.length)]!
+  const rare = Array.from({ length: 5000 }, (_, i) => `${pick(["svc", "host", "team", "ticket", "repo"])}${i * 7919}`)
+  const sentence = () =>
+    `The agent ${pick(VERBS)} ${pick(SUBJECTS)} for ${pick(rare)} and ${pick(rare)}, port ${1000 + Math.floor(rnd() * 9000)}.`
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()
+  return Array.from({ length: n }, (_, i): ReadonlyArray<EpisodeEvent> => {
+    const episode: Episode = {
+      sessionId: `20260101-${i.toString(16).padStart(8, "0")}`,
+      turns: 4 + (i % 9),
+      createdAt: at(i),
+      summary: Array.from({ length: 18 }, sentence).join(" "),
+      provenance: {},
+      source: "llm"
+    }
+    return [
+      { _tag: "ExtractionPending", sessionId: episode.sessionId, at: at(i) },
+      { _tag: "EpisodeStored", episode, at: at(i) }
+    ]
+  }).flat()
+}
+
+const time = (args: ReadonlyArray<string>) => {
+  const a = nowMs()
+  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] })
+  const b = nowMs()
+  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`)
+  return b - a
+}
+
+/**
+ * A new `tmem recall` process on a memory of `n` episodes (its lexical index and snapshot already on disk, as after
+ * any earlier recall), against `node -e 0`, alternating in the same run.
+ */
+export const runColdRecallBench = async (n = 10_000, runs = 9): Promise<string> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-cold-recall-"))
+  try {
+    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ memory: { max_episodes: 2 * n } }))
+    const writer = Effect.runSync(DiskEventStore.make({ dir }))
+    const events = history(n)
+    let version = 0
+    for (let i = 0; i < events.length; i += 1000) {
+      const batch = events.slice(i, i + 1000)
+      await Effect.runPromise(writer.append(EPISODES_STREAM, episodeCodec, version, batch, "2026-02-01T00:00:00.000Z"))
+      version += batch.length
+    }
+    const recall = [BIN, "--dir", dir, "recall", "Which port did the deploy script use for svc79190?"]
+    const first = time(recall)
+    const node: Array<number> = []
+    const cold: Array<number> = []
+    for (let i = 0; i < runs; i++) {
+      node.push(time(["-e", "0"]))
+      cold.push(time(recall))
+    }
+    const base = median(node)
+    return table(
+      `Cold recall: a new \`tmem recall\` process on a memory of ${n.toLocaleString("en")} episodes (${runs} runs each, alternating; medians)`,
+      ["command", "median", "p90", "ratio to node -e 0", "target"],
+      [
+        ["node -e 0 (baseline)", fmt(base), fmt(percentile(node, 90)), "1.00×", ""],
+        [
+          "tmem recall (index and snapshot on disk)",
+          fmt(median(cold)),
+          fmt(percentile(cold, 90)),
+          `${(median(cold) / base).toFixed(2)}×`,
+          `≤ 4×: ${median(cold) / base <= 4 ? "met" : "NOT met"}`
+        ],
+        ["tmem recall, first (builds the index and the snapshot)", fmt(first), "", `${(first / base).toFixed(2)}×`, ""]
+      ]
+    )
+  } finally {
+    // TMEM_BENCH_KEEP=1 leaves the memory for a profiler
+    if (process.env.TMEM_BENCH_KEEP === "1") console.error(`kept ${dir}`)
+    else fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await runColdRecallBench())
