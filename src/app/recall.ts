@@ -81,10 +81,11 @@ export const recallDetailed = Effect.fn("recallDetailed")(function* (
   const config = yield* Settings
   if (!config.enabled) return { episodes: [], block: "" } satisfies Recalled
   const found = yield* Effect.gen(function* () {
-    const { state } = yield* loadEpisodes()
+    const { state, version } = yield* loadEpisodes()
     const { hits, weights } = yield* retrieve(state.episodes, recallQuery(latestUserMessage, planSteps), {
       limit: RECALL_KEEP,
-      floor: config.recallFloor
+      floor: config.recallFloor,
+      version
     })
     return yield* withPassages(
       hits.map((h) => h.episode),
@@ -137,8 +138,8 @@ export const searchEpisodes = Effect.fn("searchEpisodes")(function* (query: stri
   const n = limit > 0 ? limit : 5
   const config = yield* Settings
   const found = yield* Effect.gen(function* () {
-    const { state } = yield* loadEpisodes()
-    return yield* retrieve(state.episodes, query, { limit: Math.max(4 * n, 20), floor: config.recallFloor })
+    const { state, version } = yield* loadEpisodes()
+    return yield* retrieve(state.episodes, query, { limit: Math.max(4 * n, 20), floor: config.recallFloor, version })
   }).pipe(
     Effect.orElseSucceed(() => ({
       hits: [] as ReadonlyArray<Retrieved>,

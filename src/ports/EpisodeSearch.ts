@@ -28,8 +28,21 @@ export class EpisodeSearch extends Context.Tag("tmem/EpisodeSearch")<
   {
     /** Every indexed document's id and stamp. */
     readonly indexed: Effect.Effect<ReadonlyMap<string, string>>
-    /** Indexes `put` (replacing documents of the same id) and drops `remove`. */
-    readonly update: (put: ReadonlyArray<SearchDocument>, remove: ReadonlyArray<string>) => Effect.Effect<void>
+    /**
+     * The mark the last `update` was given: the caller's name for the collection the index was then brought in step
+     * with (undefined when none was given since the index was emptied). A caller whose collection still has that
+     * name needs to compare no stamps.
+     */
+    readonly inStepWith: Effect.Effect<string | undefined>
+    /**
+     * Indexes `put` (replacing documents of the same id) and drops `remove`; `mark`, when given, is kept (and
+     * persisted with the index) as `inStepWith`, and anything else clears it.
+     */
+    readonly update: (
+      put: ReadonlyArray<SearchDocument>,
+      remove: ReadonlyArray<string>,
+      mark?: string
+    ) => Effect.Effect<void>
     /** The best `limit` documents for `query`, best first (ties in id order). */
     readonly search: (query: string, limit: number) => Effect.Effect<ReadonlyArray<SearchMatch>>
     /** Each query term's weight in this collection (rare terms weigh most), for choosing what to show of a hit. */

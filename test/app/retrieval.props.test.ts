@@ -54,8 +54,9 @@ describe("the lexical index behind recall", () => {
               else if (o.kind === "discard") yield* Effect.ignore(discardEpisode(o.id))
               else yield* recallDetailed(o.query)
             }
-            const { state } = yield* loadEpisodes()
-            yield* syncSearch(state.episodes)
+            // with the stream's version, as recall brings it in step: a mark the index already has skips the stamps
+            const { state, version } = yield* loadEpisodes()
+            yield* syncSearch(state.episodes, version)
             const search = yield* EpisodeSearch
             return {
               stored,

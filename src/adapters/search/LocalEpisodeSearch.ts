@@ -32,14 +32,19 @@ export const make = Effect.gen(function* () {
       ready,
       Effect.sync(() => index.stamps())
     ),
-    update: (put, remove) =>
+    inStepWith: Effect.zipRight(
+      ready,
+      Effect.sync(() => index.inStepWith())
+    ),
+    update: (put, remove, mark) =>
       Effect.zipRight(
         ready,
         writing.withPermits(1)(
           Effect.suspend(() => {
-            if (put.length === 0 && remove.length === 0) return Effect.void
+            if (put.length === 0 && remove.length === 0 && mark === index.inStepWith()) return Effect.void
             for (const id of remove) index.remove(id)
             for (const d of put) index.put(d)
+            index.markInStep(mark)
             return Effect.zipRight(
               files.write(LEXICAL_FILE, index.serialize()),
               legacyRemoved ? Effect.void : Effect.tap(files.remove(LEGACY_LEXICAL_FILE), () => (legacyRemoved = true))

@@ -59,6 +59,7 @@ const utf8 = new TextEncoder()
 const MAGIC = utf8.encode("tmem-lexical-index 2\n")
 
 interface Persisted {
+  readonly mark: string | undefined
   readonly terms: ReadonlyArray<string>
   readonly ids: ReadonlyArray<string>
   readonly stamps: ReadonlyArray<string>
@@ -78,13 +79,21 @@ const readPersisted = (bytes: Uint8Array): Persisted | undefined => {
   if (bytes.length < MAGIC.length || !MAGIC.every((b, i) => bytes[i] === b)) return undefined
   const eol = bytes.indexOf(10, MAGIC.length)
   if (eol < 0) return undefined
-  let header: { analyzer?: unknown; terms?: unknown; ids?: unknown; stamps?: unknown; postings?: unknown }
+  let header: {
+    analyzer?: unknown
+    mark?: unknown
+    terms?: unknown
+    ids?: unknown
+    stamps?: unknown
+    postings?: unknown
+  }
   try {
     header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(MAGIC.length, eol)))
   } catch {
     return undefined
   }
-  const { analyzer, terms, ids, stamps, postings } = header ?? {}
+  const { analyzer, mark, terms, ids, stamps, postings } = header ?? {}
+  if (mark !== undefined && typeof mark !== "string") return undefined
   // terms of another analyzer would never meet a query's: such an index is rebuilt, not read
   if (analyzer !== ANALYZER || !isStrings(terms) || !isStrings(ids) || !isStrings(stamps)) return undefined
   if (ids.length !== stamps.length || new Set(ids).size !== ids.length) return undefined
@@ -120,7 +129,7 @@ const readPersisted = (bytes: Uint8Array): Persisted | undefined => {
       lastDoc[t] = i + 1
     }
   }
-  return { terms, ids, stamps, lengths, counts, termNumbers, tfs }
+  return { mark, terms, ids, stamps, lengths, counts, termNumbers, tfs }
 }
 
 export const makeLexicalIndex = () => {
@@ -165,6 +174,9 @@ export const makeLexicalIndex = () => {
    * list is made into its own object only when a search, an add or a removal first needs it. Restoring then allocates
    * four arrays instead of two per term (10,000 terms cost a cold recall tens of milliseconds that way).
    */
+  // the caller's name for the collection this index was last brought in step with (EpisodeSearch.inStepWith)
+  let mark: string | undefined
+
   let restored: { readonly offsets: Int32Array; readonly slots: Int32Array; readonly tfs: Uint16Array } | undefined
 
   const postingOf = (termId: number): Postings | undefined => {
@@ -344,6 +356,7 @@ export const makeLexicalIndex = () => {
     const header = utf8.encode(
       `${JSON.stringify({
         analyzer: ANALYZER,
+        ...(mark === undefined ? {} : { mark }),
         terms,
         ids: live.map(([id]) => id),
         stamps: live.map(([, d]) => d.stamp),
@@ -372,6 +385,7 @@ export const makeLexicalIndex = () => {
     if (read === undefined) return false
     const { terms, ids, stamps, lengths, counts, termNumbers, tfs } = read
     clear()
+    mark = read.mark
     // an empty index numbers the terms in the file's order: the file's term numbers are then the index's own
     sortedTerms = terms
     termIds = new Map()
@@ -409,6 +423,7 @@ export const makeLexicalIndex = () => {
   }
 
   const clear = () => {
+    mark = undefined
     postings = []
     restored = undefined
     docs = new Map()
@@ -418,7 +433,20 @@ export const makeLexicalIndex = () => {
     dead = 0
   }
 
-  return { put, remove, search, termWeights, stamps, serialize, restore, size: () => docs.size }
+  return {
+    put,
+    remove,
+    search,
+    termWeights,
+    stamps,
+    serialize,
+    restore,
+    size: () => docs.size,
+    inStepWith: () => mark,
+    markInStep: (m: string | undefined) => {
+      mark = m
+    }
+  }
 }
 
 export type LexicalIndex = ReturnType<typeof makeLexicalIndex>
