@@ -459,6 +459,26 @@ export const make = (options: DiskOptions) =>
     }
 
     /** The files of a multi-file projection as absolute paths; a name that is not a plain file name is refused. */
+    // A state's file set, once: the state a batch starts from is, as a rule, the one the last batch left (the store
+    // hands it back unchanged), whose files were rendered for that batch; an episode store of 10,000 sessions
+    // rendered both sides of every ingest anew.
+    // (Kept per projection: two projections may be handed one shared state, such as an initial one.)
+    const renders = new WeakMap<object, WeakMap<object, ReadonlyMap<string, string>>>()
+    const renderedFiles = <S>(files: { readonly render: (state: S) => ReadonlyMap<string, string> }, state: S) => {
+      if (typeof state !== "object" || state === null) return files.render(state)
+      let byState = renders.get(files)
+      if (byState === undefined) {
+        byState = new WeakMap()
+        renders.set(files, byState)
+      }
+      let known = byState.get(state)
+      if (known === undefined) {
+        known = files.render(state)
+        byState.set(state, known)
+      }
+      return known
+    }
+
     const projectedFiles = (stream: string, rendered: ReadonlyMap<string, string>) =>
       [...rendered].map(([name, content]) => {
         if (
@@ -699,8 +719,8 @@ export const make = (options: DiskOptions) =>
       at: string
     ): Staged<S, E> => {
       const files = filesOf(stream)!
-      const before = files.render(stateBefore)
-      const after = files.render(state)
+      const before = renderedFiles(files, stateBefore)
+      const after = renderedFiles(files, state)
       const manifest = after.get(files.manifest) ?? ""
       const line: JournalLine = { version, at, events: encoded, projectionHash: sha256(utf8.encode(manifest)) }
       const changed = projectedFiles(stream, after).filter(

@@ -37,19 +37,32 @@ const provenanceJson = (p: EpisodeProvenance): Record<string, unknown> => ({
  * `index.json` in odek's format (spec §1.4): an array, newest first, two-space indented, fields in odek's order.
  * `extractive: true` marks summaries made without a model (odek's readers ignore the extra key).
  */
-export const renderIndex = (state: EpisodeStoreState): string =>
-  JSON.stringify(
-    newestFirst(state.episodes).map((e) => ({
+export const renderIndex = (state: EpisodeStoreState): string => {
+  const episodes = newestFirst(state.episodes)
+  // byte for byte JSON.stringify(entries, null, 2), one remembered entry per episode: index.json is written whole on
+  // every change, and rendering all 10,000 entries again was the largest part of an ingest there
+  return episodes.length === 0 ? "[]" : `[\n${episodes.map(indexEntryText).join(",\n")}\n]`
+}
+
+// Episodes never change (a change is a new episode object): each one's entry is rendered once.
+const entryTexts = new WeakMap<Episode, string>()
+const indexEntryText = (e: Episode): string => {
+  let text = entryTexts.get(e)
+  if (text === undefined) {
+    const entry = {
       session_id: e.sessionId,
       turns: e.turns,
       created_at: e.createdAt,
       summary: indexPreview(e.summary),
       provenance: provenanceJson(e.provenance),
       ...(e.source === "extractive" ? { extractive: true } : {})
-    })),
-    null,
-    2
-  )
+    }
+    // one level deeper than on its own: every line indented two more spaces
+    text = `  ${JSON.stringify(entry, null, 2).replaceAll("\n", "\n  ")}`
+    entryTexts.set(e, text)
+  }
+  return text
+}
 
 const IndexEntry = Schema.Struct({
   session_id: Schema.String,
