@@ -1,12 +1,12 @@
 import { Effect } from "effect"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as DiskEventStore from "../src/adapters/disk/DiskEventStore.js"
 import type { Episode, EpisodeEvent } from "../src/domain/episodes/store.js"
 import { EPISODES_STREAM, episodeCodec } from "../src/domain/episodes/stream.js"
-import { fmt, median, nowMs, percentile, table } from "./stats.js"
+import { time } from "./coldStart.js"
+import { fmt, median, percentile, table } from "./stats.js"
 
 const BIN = path.resolve("dist/bin.js")
 
@@ -46,14 +46,6 @@ const history = (n: number): ReadonlyArray<EpisodeEvent> => {
       { _tag: "EpisodeStored", episode, at: at(i) }
     ]
   }).flat()
-}
-
-const time = (args: ReadonlyArray<string>) => {
-  const a = nowMs()
-  const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] })
-  const b = nowMs()
-  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`)
-  return b - a
 }
 
 /**

@@ -7,7 +7,8 @@ import { fmt, median, nowMs, table } from "./stats.js"
 const BIN = path.resolve("dist/bin.js")
 const CACHE = path.resolve("dist/.cache")
 
-const time = (args: ReadonlyArray<string>) => {
+/** A new node process running `args`, timed from spawn to exit; a failure stops the benchmark. */
+export const time = (args: ReadonlyArray<string>) => {
   const a = nowMs()
   const r = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] })
   const b = nowMs()

@@ -391,7 +391,8 @@ export const make = (options: DiskOptions) =>
       // what follows the snapshot (all of the journal without one), read with the descriptor the snapshot was
       // checked through; one byte past the size, to notice a journal that grows meanwhile
       const read = io(stream, p, "read", () =>
-        Files.withNoFollow(p, (fd, size) => {
+        Files.withNoFollow(p, (fd, stat) => {
+          const size = Number(stat.size)
           const from = Snapshots.read(snapshotPath(stream), codec, size, (a, b) => Files.readRange(fd, a, b - a))
           const start = from?.offset ?? 0
           return { from, start, rest: Files.readRange(fd, start, size - start + 1) }

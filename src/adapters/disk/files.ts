@@ -228,13 +228,13 @@ export interface Snapshot {
 }
 
 /**
- * Reads a regular file without following a symbolic link (ELOOP), sized by fstat first so a huge file is never
- * read just to be refused. Undefined when absent.
+ * Opens a regular file that must not be a symbolic link (ELOOP) and hands `use` its descriptor and fstat; undefined
+ * when the file does not exist. Non-blocking, so a FIFO put in the file's place cannot hang the open; it is then
+ * refused as not a file.
  */
-export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): Snapshot | undefined => {
+export const withNoFollow = <A>(file: string, use: (fd: number, stat: fs.BigIntStats) => A): A | undefined => {
   let fd: number
   try {
-    // non-blocking, so a FIFO put in the file's place cannot hang the open; it is then refused as not a file
     fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
@@ -243,6 +243,18 @@ export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): 
   try {
     const stat = fs.fstatSync(fd, { bigint: true })
     if (!stat.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EISDIR" })
+    return use(fd, stat)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * Reads a regular file without following a symbolic link, sized by fstat first so a huge file is never read just to
+ * be refused. Undefined when absent.
+ */
+export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): Snapshot | undefined =>
+  withNoFollow(file, (fd, stat) => {
     const before = identityOf(stat)
     if (stat.size > BigInt(maxBytes)) return { identity: before, bytes: undefined, steady: true }
     // one byte more than the size, to notice a file that grows while it is read
@@ -252,31 +264,7 @@ export const readSnapshot = (file: string, maxBytes = Number.MAX_SAFE_INTEGER): 
     const steady =
       sameIdentity(before, after) && sameIdentity(identity(file), after) && BigInt(bytes.length) === after.size
     return { identity: before, bytes, steady }
-  } finally {
-    fs.closeSync(fd)
-  }
-}
-
-/**
- * Opens a regular file that must not be a symbolic link (as readSnapshot) and hands `use` its descriptor and size, for
- * reads of a part of it; undefined when the file does not exist.
- */
-export const withNoFollow = <A>(file: string, use: (fd: number, size: number) => A): A | undefined => {
-  let fd: number
-  try {
-    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
-    throw e
-  }
-  try {
-    const stat = fs.fstatSync(fd)
-    if (!stat.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EISDIR" })
-    return use(fd, stat.size)
-  } finally {
-    fs.closeSync(fd)
-  }
-}
+  })
 
 /** Bytes of a file that must not be a symbolic link, or undefined when it does not exist. */
 export const readNoFollow = (file: string): Buffer | undefined => readSnapshot(file)?.bytes
