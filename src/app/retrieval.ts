@@ -85,8 +85,17 @@ const documentText = (e: Episode) =>
       )
     : Effect.succeed(e.summary)
 
-// what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended)
-const stampOf = (e: Episode) => `${hashOf(e.summary)}:${readsSession(e) ? "s" : "-"}`
+// what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended);
+// an episode never changes (a change is a new object), so each is hashed once, not on every sync after every ingest
+const stamps = new WeakMap<Episode, string>()
+const stampOf = (e: Episode) => {
+  let stamp = stamps.get(e)
+  if (stamp === undefined) {
+    stamp = `${hashOf(e.summary)}:${readsSession(e) ? "s" : "-"}`
+    stamps.set(e, stamp)
+  }
+  return stamp
+}
 
 // Stores hand back the same state object while a stream is unchanged: an episode list an index was brought in step
 // with needs no second look (comparing every stamp would cost more than the search at 10,000 episodes).

@@ -459,7 +459,6 @@ export const make = (options: DiskOptions) =>
       }
     }
 
-    /** The files of a multi-file projection as absolute paths; a name that is not a plain file name is refused. */
     // A state's file set, once: the state a batch starts from is, as a rule, the one the last batch left (the store
     // hands it back unchanged), whose files were rendered for that batch; an episode store of 10,000 sessions
     // rendered both sides of every ingest anew.
@@ -480,6 +479,7 @@ export const make = (options: DiskOptions) =>
       return known
     }
 
+    /** The files of a multi-file projection as absolute paths; a name that is not a plain file name is refused. */
     const projectedFiles = (stream: string, rendered: ReadonlyMap<string, string>) =>
       [...rendered].map(([name, content]) => {
         if (

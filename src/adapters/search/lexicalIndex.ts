@@ -169,14 +169,14 @@ export const makeLexicalIndex = () => {
     return id
   }
 
+  // the caller's name for the collection this index was last brought in step with (EpisodeSearch.inStepWith)
+  let mark: string | undefined
+
   /**
    * The postings a restored file holds, all terms' end to end (term t's are offsets[t] to offsets[t + 1]): a term's
    * list is made into its own object only when a search, an add or a removal first needs it. Restoring then allocates
    * four arrays instead of two per term (10,000 terms cost a cold recall tens of milliseconds that way).
    */
-  // the caller's name for the collection this index was last brought in step with (EpisodeSearch.inStepWith)
-  let mark: string | undefined
-
   let restored: { readonly offsets: Int32Array; readonly slots: Int32Array; readonly tfs: Uint16Array } | undefined
 
   const postingOf = (termId: number): Postings | undefined => {
@@ -386,7 +386,7 @@ export const makeLexicalIndex = () => {
     const { terms, ids, stamps, lengths, counts, termNumbers, tfs } = read
     clear()
     mark = read.mark
-    // an empty index numbers the terms in the file's order: the file's term numbers are then the index's own
+    // the file's terms, sorted, are numbered in that order: the file's term numbers are then the index's own
     sortedTerms = terms
     termIds = new Map()
     termNames = [...terms]

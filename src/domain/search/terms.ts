@@ -27,8 +27,8 @@ const DOUBLED = /([b-df-hj-np-tv-z])\1$/
 export const ANALYZER = "porter/1"
 
 /**
- * The light fold for Latin-script words with letters outside a–z ("maisons" → "maison", "producciones" →
- * "produccion"), which an English stemmer would not read.
+ * The light fold for Latin-script words with letters outside a–z ("écoles" → "école", "hôtels" → "hôtel"), which
+ * an English stemmer would not read.
  */
 const lightFold = (word: string): string => {
   let w = word
@@ -38,6 +38,7 @@ const lightFold = (word: string): string => {
   if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3)
   else if (w.endsWith("ed") && w.length > 5) w = w.slice(0, -2)
   else return w
+  // "running" → "runn" → "run"; "planned" → "plann" → "plan"
   return DOUBLED.test(w) && w.length > 3 ? w.slice(0, -1) : w
 }
 
@@ -53,8 +54,8 @@ export const foldSuffix = (word: string): string => {
   return ASCII_ONLY.test(word) ? stems(word, () => stemmer(word)) : lightFold(word)
 }
 
-// a session repeats most of its words: each is stemmed once (indexing a session then costs less than the light fold
-// did)
+// a session repeats most of its words: each is stemmed once, so indexing a session costs about what the light fold
+// did
 const stems = bounded<string, string>()
 
 const unspacedPairs = (run: string): Array<string> => {
