@@ -14,7 +14,7 @@ import { nativeAddon } from "./nativeAddon.js"
  * The lock file is created (0600) and never deleted: deleting it while a writer holds it would let the next writer
  * lock a new file of the same name. Should a person delete it anyway, a writer whose locked file is no longer the
  * one the name points to lets go and tries again, so writers never split across two files for long, and the
- * journal's own version check (DiskEventStore) refuses a batch that does not follow its last line.
+ * journal's own version check (appendBatch, ./journals.ts) refuses a batch that does not follow its last line.
  */
 
 /** Loads the addon (./nativeAddon.ts: once, on the first lock, never for commands that only read). */
