@@ -12,7 +12,10 @@ const tokens = (text: string) =>
     .split(" ")
     .filter((t) => t !== "")
 
-/** An index over `docs`; `search` returns document indices, best first, those sharing no word with the query left out. */
+/**
+ * An index over `docs`; `search` returns document indices, best first, those sharing no word with the query left
+ * out.
+ */
 export const bm25 = (docs: ReadonlyArray<string>) => {
   const terms = docs.map((d) => {
     const tf = new Map<string, number>()

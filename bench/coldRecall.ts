@@ -30,7 +30,8 @@ const history = (n: number): ReadonlyArray<EpisodeEvent> => {
   const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rnd() * xs.length)]!
   const rare = Array.from({ length: 5000 }, (_, i) => `${pick(["svc", "host", "team", "ticket", "repo"])}${i * 7919}`)
   const sentence = () =>
-    `The agent ${pick(VERBS)} ${pick(SUBJECTS)} for ${pick(rare)} and ${pick(rare)}, port ${1000 + Math.floor(rnd() * 9000)}.`
+    `The agent ${pick(VERBS)} ${pick(SUBJECTS)} for ${pick(rare)} and ${pick(rare)}, ` +
+    `port ${1000 + Math.floor(rnd() * 9000)}.`
   const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()
   return Array.from({ length: n }, (_, i): ReadonlyArray<EpisodeEvent> => {
     const episode: Episode = {
@@ -74,7 +75,8 @@ export const runColdRecallBench = async (n = 10_000, runs = 9): Promise<string> 
     }
     const base = median(node)
     return table(
-      `Cold recall: a new \`tmem recall\` process on a memory of ${n.toLocaleString("en")} episodes (${runs} runs each, alternating; medians)`,
+      `Cold recall: a new \`tmem recall\` process on a memory of ${n.toLocaleString("en")} episodes ` +
+        `(${runs} runs each, alternating; medians)`,
       ["command", "median", "p90", "ratio to node -e 0", "target"],
       [
         ["node -e 0 (baseline)", fmt(base), fmt(percentile(node, 90)), "1.00×", ""],

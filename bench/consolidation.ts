@@ -94,7 +94,8 @@ export const runConsolidationBench = async (): Promise<string> => {
     const fast = await measure(0, 60)
     const ratio = slow.overhead / slow.model
     return table(
-      `Consolidation overhead excluding the model's time (env file of ${entries.length} entries, ${utf8Bytes(renderEntries(entries))} bytes → ${base.length} entries; disk store; medians)`,
+      `Consolidation overhead excluding the model's time (env file of ${entries.length} entries, ` +
+        `${utf8Bytes(renderEntries(entries))} bytes → ${base.length} entries; disk store; medians)`,
       ["model reply", "whole pass", "model call", "everything else", "ratio to model time"],
       [
         ["scripted, 200 ms", fmt(slow.total), fmt(slow.model), fmt(slow.overhead), `${(ratio * 100).toFixed(1)} %`],

@@ -130,7 +130,8 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
   }
   const ratio = median(ours) / median(base)
   return table(
-    `Durable add vs a bare durable write of the same bytes (${n} adds after 30 warm-up, each to a 41-entry env file of ~4 KB that changed since the last add; default embedder)`,
+    `Durable add vs a bare durable write of the same bytes (${n} adds after 30 warm-up, ` +
+      "each to a 41-entry env file of ~4 KB that changed since the last add; default embedder)",
     ["operation", "p50", "p90", "ratio (p50)", "target"],
     [
       [

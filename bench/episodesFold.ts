@@ -105,7 +105,8 @@ export const runEpisodesFoldBench = async (): Promise<string> => {
   const disk = await diskLoad(10_000)
   return [
     table(
-      "Episodes fold (a store grown one session at a time; medians; the baseline copies the list per event, as the fold did before)",
+      "Episodes fold (a store grown one session at a time; medians; " +
+        "the baseline copies the list per event, as the fold did before)",
       ["history", "baseline: copying fold", "one-pass fold", "ratio", "target"],
       rows
     ),

@@ -63,7 +63,9 @@ export const runEvalRecallBench = async (): Promise<string> => {
   ]
   return [
     table(
-      `Recall quality on the synthetic dataset (${evaluation.conversations} conversations, ${evaluation.sessions} sessions, ${evaluation.questions} questions; quality is deterministic, latency per query in the same run)`,
+      `Recall quality on the synthetic dataset (${evaluation.conversations} conversations, ` +
+        `${evaluation.sessions} sessions, ${evaluation.questions} questions; ` +
+        "quality is deterministic, latency per query in the same run)",
       [
         "retrieval",
         "hit@1",

@@ -100,14 +100,17 @@ const llmOverhead = async (): Promise<string> => {
     }
     const base = median(bareTimes)
     return table(
-      `LLM adapter overhead per call: OpenAiLlm.complete vs a bare undici POST + JSON.parse, same body, same scripted server (${CALLS} calls each after ${WARMUP} warm-up, interleaved; ${server.connections} TCP connections in all)`,
+      "LLM adapter overhead per call: OpenAiLlm.complete vs a bare undici POST + JSON.parse, same body, " +
+        `same scripted server (${CALLS} calls each after ${WARMUP} warm-up, interleaved; ` +
+        `${server.connections} TCP connections in all)`,
       ["operation", "p50", "p90", "ratio to baseline (p50)"],
       [
         row("baseline: undici request() + JSON.parse", bareTimes, base),
         row("OpenAiLlm.complete (Effect HttpClient, timeout, bounded read, validation)", adapterTimes, base)
       ]
     ).concat(
-      `\nOverhead at the median: ${fmt(median(adapterTimes) - base)} per call, against a model call that takes hundreds of milliseconds.\n`
+      `\nOverhead at the median: ${fmt(median(adapterTimes) - base)} per call, ` +
+        "against a model call that takes hundreds of milliseconds.\n"
     )
   } finally {
     await runtime.dispose()
@@ -143,7 +146,8 @@ const embeddingCache = async (): Promise<string> => {
     const s = embedder.stats()
     const base = median(missTimes)
     return table(
-      `Embedding cache on a repeated recall workload: 2,000 queries drawn Zipf(1) from 300 distinct texts (seed 42), 768-dim vectors from the scripted server`,
+      "Embedding cache on a repeated recall workload: 2,000 queries drawn Zipf(1) from 300 distinct texts (seed 42), " +
+        "768-dim vectors from the scripted server",
       ["measure", "value"],
       [
         ["hit rate", `${((100 * s.hits) / (s.hits + s.misses)).toFixed(1)} % (${s.hits} hits, ${s.misses} misses)`],

@@ -128,7 +128,8 @@ export const runRecallBench = async (): Promise<string> => {
     }
   }
   const recall = table(
-    "Per-turn recall (hybrid: lexical index + weighted local embedder, warm; 300 queries; the baseline is the bare top-29 cosine scan over the same vectors)",
+    "Per-turn recall (hybrid: lexical index + weighted local embedder, warm; 300 queries; " +
+      "the baseline is the bare top-29 cosine scan over the same vectors)",
     ["episodes", "recall p50", "p90", "baseline scan p50", "ratio", "index rebuild", "target"],
     rows
   )

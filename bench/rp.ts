@@ -67,7 +67,8 @@ export const runRpBench = async (): Promise<string> => {
   }
   const p50 = median(timesProbe)
   return table(
-    `RP embed + classify against a full env file (${entries.length} entries, ${usedBytes(entries)} bytes; 500 runs after 100 warm-up)`,
+    `RP embed + classify against a full env file (${entries.length} entries, ${usedBytes(entries)} bytes; ` +
+      "500 runs after 100 warm-up)",
     ["operation", "p50", "p99", "ratio to baseline (p50)", "target"],
     [
       ["baseline: parse entries + duplicate check", fmt(median(timesBase)), fmt(percentile(timesBase, 99)), "1.0×", ""],

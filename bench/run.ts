@@ -11,7 +11,8 @@ import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
 
 console.log(
-  `# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ${(await import("node:os")).cpus().length} cores)\n`
+  `# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ` +
+    `${(await import("node:os")).cpus().length} cores)\n`
 )
 console.log(await runDurableAddBench())
 console.log(runColdStartBench())

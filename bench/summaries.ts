@@ -133,7 +133,8 @@ for (const v of variants) {
 
 console.log(
   table(
-    `BM25 over each session's text form (${data.conversations.length} conversations, ${data.conversations.reduce((n, c) => n + c.questions.length, 0)} questions)`,
+    `BM25 over each session's text form (${data.conversations.length} conversations, ` +
+      `${data.conversations.reduce((n, c) => n + c.questions.length, 0)} questions)`,
     ["text indexed", "hit@1", "hit@3", "hit@5", "median bytes", "answer in evidence text (3–40 chars)", "build time"],
     rows
   )
@@ -150,10 +151,10 @@ if (c0 !== undefined)
 {
   let seed = 7
   const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff
-  const vocab =
-    "the and a we deploy staging Berlin Mary port 3306 failed decided release cache timeout kiln pottery thanks hey great".split(
-      " "
-    )
+  const vocab = (
+    "the and a we deploy staging Berlin Mary port 3306 failed decided release cache timeout " +
+    "kiln pottery thanks hey great"
+  ).split(" ")
   const sentence = () =>
     `${Array.from({ length: 4 + Math.floor(rnd() * 16) }, () => vocab[Math.floor(rnd() * vocab.length)]).join(" ")}.`
   const turn = () => Array.from({ length: 1 + Math.floor(rnd() * 4) }, sentence).join(" ")
@@ -173,6 +174,7 @@ if (c0 !== undefined)
   const base = median([1, 2, 3].map(() => time(tokenise)))
   const ours = median([1, 2, 3].map(() => time(() => extractiveSummary(huge))))
   console.log(
-    `\n10 MB session (${huge.length} turns): extractive summary ${ours.toFixed(0)} ms, tokenising it once ${base.toFixed(0)} ms, ratio ${(ours / base).toFixed(1)}×`
+    `\n10 MB session (${huge.length} turns): extractive summary ${ours.toFixed(0)} ms, ` +
+      `tokenising it once ${base.toFixed(0)} ms, ratio ${(ours / base).toFixed(1)}×`
   )
 }

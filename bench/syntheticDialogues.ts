@@ -548,7 +548,10 @@ const UNRELATED = [
 const formatDate = (d: Date) => {
   const h = d.getUTCHours()
   const m = d.getUTCMinutes().toString().padStart(2, "0")
-  return `${h % 12 === 0 ? 12 : h % 12}:${m} ${h < 12 ? "am" : "pm"} on ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}, ${d.getUTCFullYear()}`
+  return (
+    `${h % 12 === 0 ? 12 : h % 12}:${m} ${h < 12 ? "am" : "pm"} ` +
+    `on ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}, ${d.getUTCFullYear()}`
+  )
 }
 
 export interface SyntheticOptions {

@@ -22,7 +22,8 @@ runCli(process.argv).pipe(
     teardown: (exit, onExit) => {
       if (received !== undefined && !stopsOnSignal() && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)) {
         process.stderr.write(
-          `tmem: interrupted by ${received}; finished writes are kept, unfinished work was not applied (run the command again to finish it)\n`
+          `tmem: interrupted by ${received}; finished writes are kept, unfinished work was not applied ` +
+            `(run the command again to finish it)\n`
         )
         return onExit(EXIT_CODES[received])
       }

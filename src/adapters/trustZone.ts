@@ -18,7 +18,10 @@ const realpath = (p: string): string | undefined => {
   }
 }
 
-/** The trust zone of a session: its workspace, `/workspace`, `~/.odek` and the memory directory (spec episodes §5.3.1). */
+/**
+ * The trust zone of a session: its workspace, `/workspace`, `~/.odek` and the memory directory (spec episodes
+ * §5.3.1).
+ */
 export const trustZoneFor = (workspace: string, memoryDir: string): TrustZone => ({
   cwd: workspace,
   roots: [workspace, "/workspace", Path.join(Os.homedir(), ".odek"), memoryDir],

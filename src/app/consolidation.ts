@@ -110,7 +110,8 @@ export const describeOutcome = (o: ConsolidationOutcome): string =>
     ? "nothing to consolidate (1 or fewer entries)"
     : o.kind === "unchanged"
       ? `${o.target}: consolidation changed nothing (${o.count} entries)`
-      : `consolidated ${o.target} (${o.count} → ${o.newCount} entries); revert with: tmem facts revert ${o.target}@${o.version}`
+      : `consolidated ${o.target} (${o.count} → ${o.newCount} entries); ` +
+        `revert with: tmem facts revert ${o.target}@${o.version}`
 
 /**
  * Session-end consolidation (spec facts §6.2): `user`, then `env`, when the session was long enough and the settings

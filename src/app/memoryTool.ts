@@ -216,7 +216,9 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
           used: stats.used,
           cap: stats.cap,
           entries: stats.entries,
-          message: `${stats.target}: ${stats.used}/${stats.cap} bytes, ${plural(stats.entries.length, "entry", "entries")}`
+          message:
+            `${stats.target}: ${stats.used}/${stats.cap} bytes, ` +
+            `${plural(stats.entries.length, "entry", "entries")}`
         })
       }
       case "read":
@@ -246,7 +248,8 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
         const episode = yield* findEpisode(id)
         if (episode === undefined || isPendingReview(episode.provenance))
           return failure(
-            `episode ${printable(id)} is pending review (untrusted provenance) — promote it with \`tmem episodes promote\` before viewing`
+            `episode ${printable(id)} is pending review (untrusted provenance) — ` +
+              `promote it with \`tmem episodes promote\` before viewing`
           )
         return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
       }

@@ -85,8 +85,9 @@ const documentText = (e: Episode) =>
       )
     : Effect.succeed(e.summary)
 
-// what the stamp covers: the summary and whether the session's text is read (a session's text never changes once ended);
-// an episode never changes (a change is a new object), so each is hashed once, not on every sync after every ingest
+// what the stamp covers: the summary and whether the session's text is read (a session's text never changes once
+// ended); an episode never changes (a change is a new object), so each is hashed once, not on every sync after
+// every ingest
 const stamps = new WeakMap<Episode, string>()
 const stampOf = (e: Episode) => {
   let stamp = stamps.get(e)

@@ -40,7 +40,9 @@ export const revertible = Effect.fn("revertible")(function* (target: Target, ver
     const type = factLifecycle(stream, { ...batch, events: [event], version }).at(0)?.type ?? event._tag
     return yield* Effect.fail(
       new RevertRefused({
-        text: `memory: ${target}@${version} is ${type}; only whole-file changes (consolidations, rewrites, hand edits, reverts) can be reverted — use replace or remove for one entry`
+        text:
+          `memory: ${target}@${version} is ${type}; only whole-file changes (consolidations, rewrites, hand edits, ` +
+          `reverts) can be reverted — use replace or remove for one entry`
       })
     )
   }

@@ -53,7 +53,10 @@ export class InvalidSessionId extends Schema.TaggedError<InvalidSessionId>()("In
   sessionId: Schema.String
 }) {
   override get message() {
-    return `memory: invalid session id ${JSON.stringify(this.sessionId)}: use lowercase letters, digits, "-", "_" and "." (e.g. 20260722-0f3c9a1b)`
+    return (
+      `memory: invalid session id ${JSON.stringify(this.sessionId)}: use lowercase letters, digits, "-", "_" and "." ` +
+      `(e.g. 20260722-0f3c9a1b)`
+    )
   }
 }
 

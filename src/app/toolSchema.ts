@@ -15,7 +15,8 @@ export interface JsonSchemaObject {
 }
 
 // The byte bound is what the tool enforces; `maxLength` counts characters, so as a hint it is never stricter.
-const bounded = `At most ${FIELD_LIMIT} UTF-8 bytes on a write (not characters: an accented letter is 2 bytes, a dash — 3).`
+const bounded =
+  `At most ${FIELD_LIMIT} UTF-8 bytes on a write ` + `(not characters: an accented letter is 2 bytes, a dash — 3).`
 
 /** The `memory` tool's arguments as JSON Schema (spec facts §4.1); it mirrors `MemoryToolArgs` field for field. */
 export const memoryToolJsonSchema: JsonSchemaObject = {
@@ -25,14 +26,18 @@ export const memoryToolJsonSchema: JsonSchemaObject = {
       type: "string",
       enum: ACTIONS,
       description:
-        "read: both fact files. add/replace/remove: edit one target. stats: a target's fill and entries. consolidate: merge a target's related entries. search: past episode summaries. view: one episode. The atom actions (add_atom, search_atoms, forget_atom, list_quarantine, pin_atom, confirm_pending_review, reject_pending_review, list_pending_review) need extended memory, which this build does not include."
+        "read: both fact files. add/replace/remove: edit one target. stats: a target's fill and entries. " +
+        "consolidate: merge a target's related entries. search: past episode summaries. view: one episode. " +
+        "The atom actions (add_atom, search_atoms, forget_atom, list_quarantine, pin_atom, confirm_pending_review, " +
+        "reject_pending_review, list_pending_review) need extended memory, which this build does not include."
     },
     target: {
       type: "string",
       enum: ["user", "env", "episodes"],
       maxLength: FIELD_LIMIT,
       description:
-        "user: facts about the user (preferences, habits). env: facts about this machine and its projects. episodes: only for view. Required by add, replace, remove, stats and consolidate."
+        "user: facts about the user (preferences, habits). env: facts about this machine and its projects. " +
+        "episodes: only for view. Required by add, replace, remove, stats and consolidate."
     },
     content: {
       type: "string",
@@ -42,7 +47,9 @@ export const memoryToolJsonSchema: JsonSchemaObject = {
     old_text: {
       type: "string",
       maxLength: FIELD_LIMIT,
-      description: `Selects the entry to replace or remove: the whole entry or a substring that matches exactly one. ${bounded}`
+      description:
+        `Selects the entry to replace or remove: the whole entry or a substring ` +
+        `that matches exactly one. ${bounded}`
     },
     query: {
       type: "string",
@@ -68,11 +75,14 @@ export const memoryToolJsonSchema: JsonSchemaObject = {
 
 /** What the agent is told about memory: it codifies the eviction policy (spec facts §4.1, §6.4). */
 export const MEMORY_TOOL_DESCRIPTION = [
-  "Persistent memory across sessions, in two bounded fact files: user (who the user is, how they like to work) and env (this machine, its tools and projects).",
-  "read shows both; add, replace and remove edit one target; stats shows a target's fill (used/cap bytes) and its entries; consolidate merges related entries.",
+  "Persistent memory across sessions, in two bounded fact files: user (who the user is, how they like to work) " +
+    "and env (this machine, its tools and projects).",
+  "read shows both; add, replace and remove edit one target; stats shows a target's fill (used/cap bytes) " +
+    "and its entries; consolidate merges related entries.",
   "add merges with a near-duplicate entry (merge-on-write), so update an entry rather than adding a variant.",
   "Nothing is evicted for you: when a target is at cap, the write fails and the error lists the entries.",
-  "Evict the lowest-value entries yourself with remove or replace — records recoverable from git/GitHub first, pointers to untracked local work last — then retry.",
+  "Evict the lowest-value entries yourself with remove or replace — records recoverable from git/GitHub first, " +
+    "pointers to untracked local work last — then retry.",
   "Run stats before large writes, and when the prompt warns that a file is 90% full or more.",
   `Each field of a write is limited to ${FIELD_LIMIT} bytes (UTF-8); split longer facts.`,
   "Never store secrets or credentials, instructions to yourself or other agents, or ephemeral task details.",

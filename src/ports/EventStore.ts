@@ -8,7 +8,10 @@ export class VersionConflict extends Schema.TaggedError<VersionConflict>()("Vers
   actual: Schema.Number
 }) {
   override get message() {
-    return `memory: ${this.stream} changed while this call ran (expected version ${this.expected}, found ${this.actual}); retry`
+    return (
+      `memory: ${this.stream} changed while this call ran ` +
+      `(expected version ${this.expected}, found ${this.actual}); retry`
+    )
   }
 }
 

@@ -122,7 +122,8 @@ describe("the kernel lock (lock.ts)", () => {
 
 describe("the disk store's lock", () => {
   it.scopedLive(
-    "a stream lock that cannot be had in time is a one-line error naming the lock file and what to do; nothing is written",
+    "a stream lock that cannot be had in time is a one-line error naming the lock file and what to do; " +
+      "nothing is written",
     () =>
       Effect.gen(function* () {
         const dir = yield* tempDir
@@ -136,7 +137,12 @@ describe("the disk store's lock", () => {
         expect(Either.isLeft(r)).toBe(true)
         if (Either.isLeft(r)) {
           expect(r.left.message).toMatch(
-            /^memory: cannot lock .*\/journal\/facts\/user\.jsonl\.lock: another tmem process has held it for over [\d.]+ s .*end that process .*retry$/
+            new RegExp(
+              [
+                String.raw`^memory: cannot lock .*\/journal\/facts\/user\.jsonl\.lock: another tmem process has held `,
+                String.raw`it for over [\d.]+ s .*end that process .*retry$`
+              ].join("")
+            )
           )
           expect(r.left.message).not.toContain("\n")
           // a lock held too long may pass by itself: a caller that retries transient failures may try again
@@ -198,7 +204,12 @@ describe("the disk store's lock", () => {
           )
         )
         expect(Either.isLeft(inTheWay) && inTheWay.left.message).toMatch(
-          /^memory: cannot lock .*env\.jsonl\.lock: it is a directory where a file belongs; move it aside and retry \(EISDIR\)$/
+          new RegExp(
+            [
+              String.raw`^memory: cannot lock .*env\.jsonl\.lock: it is a directory where a file belongs; move it `,
+              String.raw`aside and retry \(EISDIR\)$`
+            ].join("")
+          )
         )
         expect(fs.existsSync(path.join(other, "keep"))).toBe(true)
       })
@@ -247,56 +258,59 @@ describe("the journal's own version check (defence in depth)", () => {
       })
   )
 
-  it("never lets the journal hold two batches with one version, however many batches slip in before an append", async () => {
-    let slipped = 0
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), async (before, sneaked) => {
-        const program = Effect.gen(function* () {
-          const dir = yield* tempDir
-          const jp = journalOf(dir, "counter")
-          const store = diskLayer(dir)
-          // n + k real batches; the last k are cut off and slipped back in under the next writer's lock
-          for (let v = 0; v < before + sneaked; v++)
-            yield* withStore(store, (s) => s.append("counter", counterCodec, v, [inc(1, `b${v + 1}`)], at))
-          const all = lines(jp)
-          if (all.length > 0)
-            fs.writeFileSync(
-              jp,
-              all
-                .slice(0, before)
-                .map((l) => `${l}\n`)
-                .join("")
-            )
-          const sneaking = diskLayer(dir, {
-            beforeJournalAppend: () =>
-              fs.appendFileSync(
+  it(
+    "never lets the journal hold two batches with one version, " + "however many batches slip in before an append",
+    async () => {
+      let slipped = 0
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), async (before, sneaked) => {
+          const program = Effect.gen(function* () {
+            const dir = yield* tempDir
+            const jp = journalOf(dir, "counter")
+            const store = diskLayer(dir)
+            // n + k real batches; the last k are cut off and slipped back in under the next writer's lock
+            for (let v = 0; v < before + sneaked; v++)
+              yield* withStore(store, (s) => s.append("counter", counterCodec, v, [inc(1, `b${v + 1}`)], at))
+            const all = lines(jp)
+            if (all.length > 0)
+              fs.writeFileSync(
                 jp,
                 all
-                  .slice(before)
+                  .slice(0, before)
                   .map((l) => `${l}\n`)
                   .join("")
               )
-          })
-          const r = yield* Effect.either(
-            withStore(sneaking, (s) => s.append("counter", counterCodec, before, [inc(100, "mine")], at))
-          )
-          const batches = yield* withStore(store, (s) => s.read("counter", counterCodec))
-          if (sneaked > 0) {
-            slipped++
-            expect(Either.isLeft(r) && r.left).toMatchObject({
-              _tag: "VersionConflict",
-              expected: before,
-              actual: before + sneaked
+            const sneaking = diskLayer(dir, {
+              beforeJournalAppend: () =>
+                fs.appendFileSync(
+                  jp,
+                  all
+                    .slice(before)
+                    .map((l) => `${l}\n`)
+                    .join("")
+                )
             })
-            expect(lines(jp)).toEqual(all)
-          } else expect(Either.isRight(r)).toBe(true)
-          expect(batches.map((b) => b.version)).toEqual(Array.from({ length: batches.length }, (_, i) => i + 1))
-        })
-        await Effect.runPromise(Effect.scoped(program))
-      }),
-      { numRuns: 30 }
-    )
-    // most runs must slip batches in (the region the check exists for); the rest check it lets honest appends through
-    expect(slipped).toBeGreaterThan(12)
-  })
+            const r = yield* Effect.either(
+              withStore(sneaking, (s) => s.append("counter", counterCodec, before, [inc(100, "mine")], at))
+            )
+            const batches = yield* withStore(store, (s) => s.read("counter", counterCodec))
+            if (sneaked > 0) {
+              slipped++
+              expect(Either.isLeft(r) && r.left).toMatchObject({
+                _tag: "VersionConflict",
+                expected: before,
+                actual: before + sneaked
+              })
+              expect(lines(jp)).toEqual(all)
+            } else expect(Either.isRight(r)).toBe(true)
+            expect(batches.map((b) => b.version)).toEqual(Array.from({ length: batches.length }, (_, i) => i + 1))
+          })
+          await Effect.runPromise(Effect.scoped(program))
+        }),
+        { numRuns: 30 }
+      )
+      // most runs must slip batches in (the region the check exists for); the rest check it lets honest appends through
+      expect(slipped).toBeGreaterThan(12)
+    }
+  )
 })

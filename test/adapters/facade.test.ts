@@ -41,29 +41,32 @@ const SESSION: ReadonlyArray<ChatMessage> = [
 ]
 
 describe("openMemory (the Promise facade)", () => {
-  it("onEvent sees other processes' writes while the memory is open; a named consumer catches up on reopening", async () => {
-    const d = fresh()
-    const events: Array<LifecycleEvent> = []
-    const memory = await openMemory({ dir: d, onEvent: (e) => events.push(e), consumer: "watcher", watchMs: 50 })
-    const other = spawnSync(
-      process.execPath,
-      [path.resolve("dist/bin.js"), "--dir", d, "facts", "add", "env", "Redis 7 on port 6380"],
-      {
-        encoding: "utf8"
-      }
-    )
-    expect(other.status, other.stderr).toBe(0)
-    const deadline = Date.now() + 10_000
-    while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-    expect(events.map((e) => [e.type, e.content, e.position])).toEqual([["fact_added", "Redis 7 on port 6380", 1]])
-    await memory.close()
-    // written while no one listened under that name: delivered when the consumer opens the memory again
-    spawnSync(process.execPath, [path.resolve("dist/bin.js"), "--dir", d, "facts", "add", "user", "Prefers tabs"])
-    const later: Array<LifecycleEvent> = []
-    const reopened = await openMemory({ dir: d, onEvent: (e) => later.push(e), consumer: "watcher", watchMs: 0 })
-    expect(later.map((e) => [e.type, e.content, e.position])).toEqual([["fact_added", "Prefers tabs", 2]])
-    await reopened.close()
-  })
+  it(
+    "onEvent sees other processes' writes while the memory is open; " + "a named consumer catches up on reopening",
+    async () => {
+      const d = fresh()
+      const events: Array<LifecycleEvent> = []
+      const memory = await openMemory({ dir: d, onEvent: (e) => events.push(e), consumer: "watcher", watchMs: 50 })
+      const other = spawnSync(
+        process.execPath,
+        [path.resolve("dist/bin.js"), "--dir", d, "facts", "add", "env", "Redis 7 on port 6380"],
+        {
+          encoding: "utf8"
+        }
+      )
+      expect(other.status, other.stderr).toBe(0)
+      const deadline = Date.now() + 10_000
+      while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(events.map((e) => [e.type, e.content, e.position])).toEqual([["fact_added", "Redis 7 on port 6380", 1]])
+      await memory.close()
+      // written while no one listened under that name: delivered when the consumer opens the memory again
+      spawnSync(process.execPath, [path.resolve("dist/bin.js"), "--dir", d, "facts", "add", "user", "Prefers tabs"])
+      const later: Array<LifecycleEvent> = []
+      const reopened = await openMemory({ dir: d, onEvent: (e) => later.push(e), consumer: "watcher", watchMs: 0 })
+      expect(later.map((e) => [e.type, e.content, e.position])).toEqual([["fact_added", "Prefers tabs", 2]])
+      await reopened.close()
+    }
+  )
 
   it("gives the same results as the Effect API on the same scenario", async () => {
     const a = fresh()
@@ -136,71 +139,81 @@ describe("openMemory (the Promise facade)", () => {
     await memory.close()
   })
 
-  it("close() returns within its drain while the model hangs; the cut extraction is finished by the next open, by the model", async () => {
-    const dir = fresh()
-    let hang = true
-    let arrived: () => void = () => {}
-    const reached = new Promise<void>((resolve) => (arrived = resolve))
-    const SUMMARY = "The user asked to fix the lexer crash; the agent patched src/lexer.ts and added tests."
-    const server = await startScriptedServer({
-      handler: () => {
-        if (!hang) return { kind: "chat", content: SUMMARY }
-        arrived()
-        return { kind: "hang" }
-      }
-    })
-    try {
-      // the model's own timeout (60 s) is far beyond the drain: only an interrupting drain lets close() return
-      const options = {
-        dir,
-        workspace: dir,
-        llm: { base_url: server.url, model: "scripted", timeout_seconds: 60, max_retries: 0 },
-        config: { memory: { consolidate_on_end: false } }
-      }
-      const first = await openMemory({ ...options, drainMs: 50 })
-      for (const m of SESSION) await first.record("s1", m, m.role === "user" ? "user" : undefined)
-      await first.endSessionInBackground("s1")
-      await reached
-      await first.close()
-      hang = false
-      const second = await openMemory(options)
-      expect(await second.waitForBackground(10_000)).toBe(true)
-      expect(await second.episodes({ all: true })).toMatchObject([{ sessionId: "s1", summary: SUMMARY, source: "llm" }])
-      await second.close()
-      expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
-      // finished work is not done again
-      const third = await openMemory(options)
-      await third.close()
-      expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
-    } finally {
-      await server.close()
-    }
-  }, 20_000)
-
-  it("checks an object argument exactly as the JSON string: a typed refusal, never a TypeError, nothing written", async () => {
-    const dir = fresh()
-    const memory = await openMemory({ dir })
-    const bad: ReadonlyArray<unknown> = [
-      { action: "add", target: "user", content: 5 },
-      null,
-      [],
-      7,
-      { target: "user", content: "no action" },
-      { action: "add", target: ["user"], content: "a" },
-      { action: "replace", target: "env", old_text: {}, content: "a" }
-    ]
-    for (const args of bad) {
-      const viaObject = await memory.tool(args as never)
-      const viaJson = await memory.tool(JSON.stringify(args))
-      expect(viaObject, JSON.stringify(args)).toEqual({
-        success: false,
-        error: expect.stringMatching(/^invalid arguments: /)
+  it(
+    "close() returns within its drain while the model hangs; the cut extraction is finished by the next open, " +
+      "by the model",
+    async () => {
+      const dir = fresh()
+      let hang = true
+      let arrived: () => void = () => {}
+      const reached = new Promise<void>((resolve) => (arrived = resolve))
+      const SUMMARY = "The user asked to fix the lexer crash; the agent patched src/lexer.ts and added tests."
+      const server = await startScriptedServer({
+        handler: () => {
+          if (!hang) return { kind: "chat", content: SUMMARY }
+          arrived()
+          return { kind: "hang" }
+        }
       })
-      expect(viaObject).toEqual(viaJson)
+      try {
+        // the model's own timeout (60 s) is far beyond the drain: only an interrupting drain lets close() return
+        const options = {
+          dir,
+          workspace: dir,
+          llm: { base_url: server.url, model: "scripted", timeout_seconds: 60, max_retries: 0 },
+          config: { memory: { consolidate_on_end: false } }
+        }
+        const first = await openMemory({ ...options, drainMs: 50 })
+        for (const m of SESSION) await first.record("s1", m, m.role === "user" ? "user" : undefined)
+        await first.endSessionInBackground("s1")
+        await reached
+        await first.close()
+        hang = false
+        const second = await openMemory(options)
+        expect(await second.waitForBackground(10_000)).toBe(true)
+        expect(await second.episodes({ all: true })).toMatchObject([
+          { sessionId: "s1", summary: SUMMARY, source: "llm" }
+        ])
+        await second.close()
+        expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
+        // finished work is not done again
+        const third = await openMemory(options)
+        await third.close()
+        expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
+      } finally {
+        await server.close()
+      }
+    },
+    20_000
+  )
+
+  it(
+    "checks an object argument exactly as the JSON string: " + "a typed refusal, never a TypeError, nothing written",
+    async () => {
+      const dir = fresh()
+      const memory = await openMemory({ dir })
+      const bad: ReadonlyArray<unknown> = [
+        { action: "add", target: "user", content: 5 },
+        null,
+        [],
+        7,
+        { target: "user", content: "no action" },
+        { action: "add", target: ["user"], content: "a" },
+        { action: "replace", target: "env", old_text: {}, content: "a" }
+      ]
+      for (const args of bad) {
+        const viaObject = await memory.tool(args as never)
+        const viaJson = await memory.tool(JSON.stringify(args))
+        expect(viaObject, JSON.stringify(args)).toEqual({
+          success: false,
+          error: expect.stringMatching(/^invalid arguments: /)
+        })
+        expect(viaObject).toEqual(viaJson)
+      }
+      await memory.close()
+      expect(
+        fs.existsSync(path.join(dir, "user.md")) && fs.readFileSync(path.join(dir, "user.md"), "utf8") !== ""
+      ).toBe(false)
     }
-    await memory.close()
-    expect(fs.existsSync(path.join(dir, "user.md")) && fs.readFileSync(path.join(dir, "user.md"), "utf8") !== "").toBe(
-      false
-    )
-  })
+  )
 })

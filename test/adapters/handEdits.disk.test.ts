@@ -156,7 +156,8 @@ describe("hand edits are adopted only once the save is complete", () => {
 
 describe("a person's save is never overwritten unseen", () => {
   it.scopedLive(
-    "a save landing right before the journal append: nothing is appended on the old file; the retry adopts the save and adds on top",
+    "a save landing right before the journal append: nothing is appended on the old file; " +
+      "the retry adopts the save and adds on top",
     () =>
       Effect.gen(function* () {
         const dir = yield* tempDir
@@ -256,7 +257,13 @@ describe("a hand edit obeys the rules of any write", () => {
         expect(event.reason).toMatch(reason)
         expect(warnings).toHaveLength(1)
         expect(warnings[0]).toMatch(
-          /^memory: user\.md was edited outside tmem but not adopted \(.*\); the memory keeps its last valid state and your file is kept as user\.md\.rejected-v2 — fix it and save it as user\.md again$/
+          new RegExp(
+            [
+              String.raw`^memory: user\.md was edited outside tmem but not adopted \(.*\); the memory keeps its last `,
+              String.raw`valid state and your file is kept as user\.md\.rejected-v2 — fix it and save it as user\.md `,
+              String.raw`again$`
+            ].join("")
+          )
         )
         // and writing goes on from the last valid state
         const next = yield* withStore(dir, (s) => s.append("facts/user", small, 2, [added("two")], at), capped)
@@ -292,7 +299,12 @@ describe("links are not followed", () => {
       for (const options of [{}, { settleMs: 0 }]) {
         const r = yield* Effect.either(withStore(dir, (s) => s.load("facts/user", codec), options))
         expect(Either.isLeft(r) ? r.left.message : "loaded").toMatch(
-          /^memory: cannot read .*user\.md: it is a symbolic link, which tmem does not follow; replace it with the file itself \(ELOOP\)$/
+          new RegExp(
+            [
+              String.raw`^memory: cannot read .*user\.md: it is a symbolic link, which tmem does not follow; replace `,
+              String.raw`it with the file itself \(ELOOP\)$`
+            ].join("")
+          )
         )
       }
       expect(fs.lstatSync(path.join(dir, "user.md")).isSymbolicLink()).toBe(true)
@@ -352,7 +364,8 @@ describe("every journal batch carries a checksum of its bytes", () => {
       // the projection still matches the last batch's hash: only the checksum can tell
       const loaded = yield* Effect.either(withStore(dir, (s) => s.load("facts/user", codec)))
       expect(Either.isLeft(loaded) ? loaded.left.message : "loaded").toBe(
-        "memory: journal/facts/user.jsonl line 2 is damaged (its checksum does not match its bytes); restore the journal from a backup, or move it aside to re-import the files"
+        "memory: journal/facts/user.jsonl line 2 is damaged (its checksum does not match its bytes); " +
+          "restore the journal from a backup, or move it aside to re-import the files"
       )
       fs.writeFileSync(journal(dir), text.replace('"content":"one"', '"content":"onf"'))
       const read = yield* Effect.either(withStore(dir, (s) => s.read("facts/user", codec)))

@@ -109,44 +109,52 @@ describe("several processes on one directory", () => {
     }
   }, 120_000)
 
-  it("(g) a process killed between journal fsync and projection rename loses nothing it was told was durable", async () => {
-    const dir = tempMemoryDir()
-    dirs.push(dir)
-    const first = startAdder([dir, "before", "3"])
-    expect(await first.done).toBe(0)
-    const crashing = startAdder([dir, "crash", "1", "crash-before-rename"])
-    expect(await crashing.done).toBe(-1)
-    expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).not.toContain("crash fact 0")
-    const state = await inspect(dir)
-    // the batch reached the journal before the kill, so it is the truth and the projection is repaired
-    expect(state.entries).toEqual(["before fact 0", "before fact 1", "before fact 2", "crash fact 0"])
-    expect(state.projection).toBe(state.replayed)
-    expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
-  }, 60_000)
-
-  it("(g) processes killed at random moments leave a consistent directory holding every acknowledged fact", async () => {
-    const dir = tempMemoryDir()
-    dirs.push(dir)
-    const acknowledged: Array<string> = []
-    for (const [round, extra] of [0, 37, 113, 251].entries()) {
-      const w = startAdder([dir, `round${round}`, "400"])
-      // kill mid-stream: once the writer is demonstrably writing, after a further varying delay
-      const deadline = Date.now() + 30_000
-      while (w.acknowledged().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
-      await new Promise((r) => setTimeout(r, extra))
-      w.child.kill("SIGKILL")
-      await w.done
-      acknowledged.push(...w.acknowledged().map((i) => `round${round} fact ${i}`))
+  it(
+    "(g) a process killed between journal fsync and projection rename " + "loses nothing it was told was durable",
+    async () => {
+      const dir = tempMemoryDir()
+      dirs.push(dir)
+      const first = startAdder([dir, "before", "3"])
+      expect(await first.done).toBe(0)
+      const crashing = startAdder([dir, "crash", "1", "crash-before-rename"])
+      expect(await crashing.done).toBe(-1)
+      expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).not.toContain("crash fact 0")
       const state = await inspect(dir)
+      // the batch reached the journal before the kill, so it is the truth and the projection is repaired
+      expect(state.entries).toEqual(["before fact 0", "before fact 1", "before fact 2", "crash fact 0"])
       expect(state.projection).toBe(state.replayed)
-      for (const fact of acknowledged) expect(state.entries).toContain(fact)
-      // every batch the journal kept has exactly one place in the feed, in order; a killed writer's dangling line
-      // (if any) is passed over
-      expect(state.feedVersions).toEqual(state.versions)
-      expect(state.feedPositions).toEqual([...state.feedPositions].sort((a, b) => a - b))
-    }
-    expect(acknowledged.length).toBeGreaterThan(0)
-  }, 120_000)
+      expect(fs.readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([])
+    },
+    60_000
+  )
+
+  it(
+    "(g) processes killed at random moments " + "leave a consistent directory holding every acknowledged fact",
+    async () => {
+      const dir = tempMemoryDir()
+      dirs.push(dir)
+      const acknowledged: Array<string> = []
+      for (const [round, extra] of [0, 37, 113, 251].entries()) {
+        const w = startAdder([dir, `round${round}`, "400"])
+        // kill mid-stream: once the writer is demonstrably writing, after a further varying delay
+        const deadline = Date.now() + 30_000
+        while (w.acknowledged().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5))
+        await new Promise((r) => setTimeout(r, extra))
+        w.child.kill("SIGKILL")
+        await w.done
+        acknowledged.push(...w.acknowledged().map((i) => `round${round} fact ${i}`))
+        const state = await inspect(dir)
+        expect(state.projection).toBe(state.replayed)
+        for (const fact of acknowledged) expect(state.entries).toContain(fact)
+        // every batch the journal kept has exactly one place in the feed, in order; a killed writer's dangling line
+        // (if any) is passed over
+        expect(state.feedVersions).toEqual(state.versions)
+        expect(state.feedPositions).toEqual([...state.feedPositions].sort((a, b) => a - b))
+      }
+      expect(acknowledged.length).toBeGreaterThan(0)
+    },
+    120_000
+  )
   it.each([
     ["while appending its journal line", "stop-before-append"],
     ["between its journal fsync and its projection rename", "stop-before-rename"]
@@ -189,22 +197,27 @@ describe("several processes on one directory", () => {
     120_000
   )
 
-  it("(kill) a writer killed while holding the lock holds up no one: the next writer, waiting at most 1 s, goes ahead", async () => {
-    const dir = tempMemoryDir()
-    dirs.push(dir)
-    const crashing = startAdder([dir, "crash", "1", "crash-before-rename"])
-    expect(await crashing.done).toBe(-1)
-    // the old lock was taken over only once 4 s old, so a writer allowed to wait 1 s failed
-    await Effect.runPromise(
-      addFact("env", "Postgres listens on port 5433").pipe(
-        Effect.provide(appLayer({ store: diskLayer(dir, { lockWaitMs: 1_000 }) })),
-        Effect.provide(quiet)
+  it(
+    "(kill) a writer killed while holding the lock holds up no one: the next writer, waiting at most 1 s, " +
+      "goes ahead",
+    async () => {
+      const dir = tempMemoryDir()
+      dirs.push(dir)
+      const crashing = startAdder([dir, "crash", "1", "crash-before-rename"])
+      expect(await crashing.done).toBe(-1)
+      // the old lock was taken over only once 4 s old, so a writer allowed to wait 1 s failed
+      await Effect.runPromise(
+        addFact("env", "Postgres listens on port 5433").pipe(
+          Effect.provide(appLayer({ store: diskLayer(dir, { lockWaitMs: 1_000 }) })),
+          Effect.provide(quiet)
+        )
       )
-    )
-    const state = await inspect(dir)
-    expect(state.entries).toEqual(["crash fact 0", "Postgres listens on port 5433"])
-    expect(state.projection).toBe(state.replayed)
-  }, 60_000)
+      const state = await inspect(dir)
+      expect(state.entries).toEqual(["crash fact 0", "Postgres listens on port 5433"])
+      expect(state.projection).toBe(state.replayed)
+    },
+    60_000
+  )
 })
 
 const TICKER = path.resolve("test/fixtures/ticker.ts")
@@ -301,7 +314,9 @@ describe("a person editing user.md while an agent writes", () => {
     const inFile = acknowledged.filter((f) => entries.includes(f)).length
     if (process.env["TMEM_REPORT"])
       process.stderr.write(
-        `saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile}, edits recorded ${edits.length}\n`
+        `saves lost ${savesLost}/60, half saves adopted ${halfSavesAdopted}, ` +
+          `adds lost ${addsLost}/${acknowledged.length}, adds in the final file ${inFile}, ` +
+          `edits recorded ${edits.length}\n`
       )
     // the interesting region was reached: the agent wrote all along, and the person's saves were recorded as edits
     expect(acknowledged.length).toBeGreaterThan(30)

@@ -22,44 +22,48 @@ describe("RP embedder adapter", () => {
     )
   })
 
-  it("one instance across a file's life (probes of the same entries, an entry added, removed, edited) gives what a fresh fit gives", () => {
-    // Each step is what the next merge probe sees: the same entries again, one appended, or any other change.
-    const step = fc.oneof(
-      fc.constant({ kind: "same" as const }),
-      text.map((t) => ({ kind: "append" as const, t })),
-      fc.nat().map((i) => ({ kind: "remove" as const, i })),
-      fc.tuple(fc.nat(), text).map(([i, t]) => ({ kind: "edit" as const, i, t }))
-    )
-    const reached = { same: 0, grown: 0, other: 0 }
-    fc.assert(
-      fc.property(
-        fc.array(text, { maxLength: 6 }),
-        fc.array(fc.tuple(step, text), { minLength: 1, maxLength: 12 }),
-        (start, steps) => {
-          const embedder = RpEmbedder.make(64)
-          let corpus = start
-          let previousQuery = ""
-          for (const [s, query] of steps) {
-            const before = corpus
-            if (s.kind === "append") corpus = [...corpus, s.t]
-            if (s.kind === "remove" && corpus.length > 0) corpus = corpus.filter((_, i) => i !== s.i % corpus.length)
-            if (s.kind === "edit" && corpus.length > 0)
-              corpus = corpus.map((t, i) => (i === s.i % corpus.length ? s.t : t))
-            reached[corpus === before ? "same" : s.kind === "append" && before.length > 0 ? "grown" : "other"]++
-            // an earlier query may share tokens with a later entry: its vector must follow the corpus it is embedded
-            // against
-            const texts = [...corpus, query, previousQuery, ...before]
-            previousQuery = query
-            const got = Effect.runSync(embedder.embed(corpus, texts))
-            const model = fitRandomProjections(corpus, 64)
-            expect(got.map((v) => Array.from(v))).toEqual(texts.map((t) => Array.from(embedRp(model, t))))
+  it(
+    "one instance across a file's life (probes of the same entries, an entry added, removed, edited) " +
+      "gives what a fresh fit gives",
+    () => {
+      // Each step is what the next merge probe sees: the same entries again, one appended, or any other change.
+      const step = fc.oneof(
+        fc.constant({ kind: "same" as const }),
+        text.map((t) => ({ kind: "append" as const, t })),
+        fc.nat().map((i) => ({ kind: "remove" as const, i })),
+        fc.tuple(fc.nat(), text).map(([i, t]) => ({ kind: "edit" as const, i, t }))
+      )
+      const reached = { same: 0, grown: 0, other: 0 }
+      fc.assert(
+        fc.property(
+          fc.array(text, { maxLength: 6 }),
+          fc.array(fc.tuple(step, text), { minLength: 1, maxLength: 12 }),
+          (start, steps) => {
+            const embedder = RpEmbedder.make(64)
+            let corpus = start
+            let previousQuery = ""
+            for (const [s, query] of steps) {
+              const before = corpus
+              if (s.kind === "append") corpus = [...corpus, s.t]
+              if (s.kind === "remove" && corpus.length > 0) corpus = corpus.filter((_, i) => i !== s.i % corpus.length)
+              if (s.kind === "edit" && corpus.length > 0)
+                corpus = corpus.map((t, i) => (i === s.i % corpus.length ? s.t : t))
+              reached[corpus === before ? "same" : s.kind === "append" && before.length > 0 ? "grown" : "other"]++
+              // an earlier query may share tokens with a later entry: its vector must follow the corpus it is embedded
+              // against
+              const texts = [...corpus, query, previousQuery, ...before]
+              previousQuery = query
+              const got = Effect.runSync(embedder.embed(corpus, texts))
+              const model = fitRandomProjections(corpus, 64)
+              expect(got.map((v) => Array.from(v))).toEqual(texts.map((t) => Array.from(embedRp(model, t))))
+            }
           }
-        }
-      ),
-      { numRuns: 300 }
-    )
-    expect(Math.min(reached.same, reached.grown, reached.other)).toBeGreaterThan(100)
-  })
+        ),
+        { numRuns: 300 }
+      )
+      expect(Math.min(reached.same, reached.grown, reached.other)).toBeGreaterThan(100)
+    }
+  )
 
   it("returns copies, so a caller writing into a vector cannot poison the cache", () => {
     const embedder = RpEmbedder.make(64)

@@ -17,39 +17,42 @@ const withScratch = <A, E>(parent: string, use: (zone: TrustZone) => Effect.Effe
   Effect.flatMap(Scratch, (s) => s.fresh(use)).pipe(Effect.provide(ScratchMemories.layer(DEFAULT_CONFIG, parent)))
 
 describe("scratch memories on disk", () => {
-  it("each is a new directory, trusted as the workspace, removed after use, after a failure and when interrupted", async () => {
-    const parent = fresh()
-    const seen: Array<string> = []
-    const use = (zone: TrustZone) =>
-      Effect.gen(function* () {
-        seen.push(zone.cwd)
-        expect(fs.readdirSync(parent)).toEqual([path.basename(zone.cwd)])
-        return (yield* loadFacts("user")).state.entries.length
-      })
-    expect(await Effect.runPromise(withScratch(parent, use))).toBe(0)
-    expect(await Effect.runPromise(withScratch(parent, use))).toBe(0)
-    expect(new Set(seen).size).toBe(2)
-    expect(fs.readdirSync(parent)).toEqual([])
+  it(
+    "each is a new directory, trusted as the workspace, " + "removed after use, after a failure and when interrupted",
+    async () => {
+      const parent = fresh()
+      const seen: Array<string> = []
+      const use = (zone: TrustZone) =>
+        Effect.gen(function* () {
+          seen.push(zone.cwd)
+          expect(fs.readdirSync(parent)).toEqual([path.basename(zone.cwd)])
+          return (yield* loadFacts("user")).state.entries.length
+        })
+      expect(await Effect.runPromise(withScratch(parent, use))).toBe(0)
+      expect(await Effect.runPromise(withScratch(parent, use))).toBe(0)
+      expect(new Set(seen).size).toBe(2)
+      expect(fs.readdirSync(parent)).toEqual([])
 
-    const failed = await Effect.runPromiseExit(withScratch(parent, () => Effect.fail({ message: "boom" })))
-    expect(Exit.isFailure(failed)).toBe(true)
-    expect(fs.readdirSync(parent)).toEqual([])
+      const failed = await Effect.runPromiseExit(withScratch(parent, () => Effect.fail({ message: "boom" })))
+      expect(Exit.isFailure(failed)).toBe(true)
+      expect(fs.readdirSync(parent)).toEqual([])
 
-    let started: () => void = () => {}
-    const running = new Promise<void>((resolve) => (started = resolve))
-    const fiber = Effect.runFork(
-      withScratch(parent, () =>
-        Effect.zipRight(
-          Effect.sync(() => started()),
-          Effect.never
+      let started: () => void = () => {}
+      const running = new Promise<void>((resolve) => (started = resolve))
+      const fiber = Effect.runFork(
+        withScratch(parent, () =>
+          Effect.zipRight(
+            Effect.sync(() => started()),
+            Effect.never
+          )
         )
       )
-    )
-    await running
-    expect(fs.readdirSync(parent)).toHaveLength(1)
-    await Effect.runPromise(Fiber.interrupt(fiber))
-    expect(fs.readdirSync(parent)).toEqual([])
-  })
+      await running
+      expect(fs.readdirSync(parent)).toHaveLength(1)
+      await Effect.runPromise(Fiber.interrupt(fiber))
+      expect(fs.readdirSync(parent)).toEqual([])
+    }
+  )
 
   it("work inside shows on the caller's Progress", async () => {
     const labels: Array<string> = []

@@ -36,7 +36,12 @@ describe("approval resource strings (spec facts §4.3)", () => {
   it("an entry over the display bound shows its length, hash and a 512-byte excerpt cut at a character start", () => {
     const entry = `${"a".repeat(511)}é${"b".repeat(2000)}`
     expect(displayEntry(entry)).toMatch(
-      /^\[2513 bytes, sha256:[0-9a-f]{64} — longer than the 2048-byte display bound, truncated: only the first 511 bytes are shown\] "a{511}"…$/
+      new RegExp(
+        [
+          String.raw`^\[2513 bytes, sha256:[0-9a-f]{64} — longer than the 2048-byte display bound, truncated: only `,
+          String.raw`the first 511 bytes are shown\] "a{511}"…$`
+        ].join("")
+      )
     )
   })
 })
@@ -61,25 +66,28 @@ describe("the approval gate on mutating tool calls", () => {
     expect(seen).toEqual(['memory add user: "Prefers vim"'])
   })
 
-  it("replace shows the entry old_text selects; if it changed while the person looked, nothing is written", async () => {
-    const seen: Array<string> = []
-    let rt: ManagedRuntime.ManagedRuntime<any, any> | undefined
-    const racing = asking(
-      () =>
-        Effect.as(
-          Effect.promise(() => rt!.runPromise(replaceFact("env", "vim", "Uses emacs daily"))),
-          true
-        ),
-      seen
-    )
-    rt = ManagedRuntime.make(appLayer({ approval: racing }))
-    await rt.runPromise(addFact("env", "Uses vim daily"))
-    const r = await rt.runPromise(
-      dispatchMemoryTool({ action: "replace", target: "env", old_text: "daily", content: "Uses neovim daily" })
-    )
-    expect(seen).toEqual(['memory replace env: entry "Uses vim daily" (selected by "daily") → "Uses neovim daily"'])
-    expect(r).toEqual({ success: false, error: "memory: entry changed while awaiting approval; re-run the call" })
-    expect((await rt.runPromise(loadFacts("env"))).state.entries).toEqual(["Uses emacs daily"])
-    await rt.dispose()
-  })
+  it(
+    "replace shows the entry old_text selects; " + "if it changed while the person looked, nothing is written",
+    async () => {
+      const seen: Array<string> = []
+      let rt: ManagedRuntime.ManagedRuntime<any, any> | undefined
+      const racing = asking(
+        () =>
+          Effect.as(
+            Effect.promise(() => rt!.runPromise(replaceFact("env", "vim", "Uses emacs daily"))),
+            true
+          ),
+        seen
+      )
+      rt = ManagedRuntime.make(appLayer({ approval: racing }))
+      await rt.runPromise(addFact("env", "Uses vim daily"))
+      const r = await rt.runPromise(
+        dispatchMemoryTool({ action: "replace", target: "env", old_text: "daily", content: "Uses neovim daily" })
+      )
+      expect(seen).toEqual(['memory replace env: entry "Uses vim daily" (selected by "daily") → "Uses neovim daily"'])
+      expect(r).toEqual({ success: false, error: "memory: entry changed while awaiting approval; re-run the call" })
+      expect((await rt.runPromise(loadFacts("env"))).state.entries).toEqual(["Uses emacs daily"])
+      await rt.dispose()
+    }
+  )
 })

@@ -114,19 +114,23 @@ describe("cap-triggered consolidation (spec facts §6.3)", () => {
     await check.dispose()
   })
 
-  it("closing stops waiting at the drain timeout when the model hangs (the pass is interrupted, nothing applied)", async () => {
-    failures.push({ kind: "hang" })
-    // the model's own timeout (60 s) is far beyond the drain: only an interrupting drain lets dispose return
-    const rt = scriptedRuntime(server, {
-      config,
-      cap: { cooldown: 600_000, drainTimeout: 50 },
-      llm: { timeoutSeconds: 60 }
-    })
-    for (const f of ENV) await rt.runPromise(addFact("env", f))
-    while (chats(server).length === 0) await new Promise((r) => setTimeout(r, 10))
-    await rt.dispose()
-    expect(chats(server)).toHaveLength(1)
-  }, 15_000)
+  it(
+    "closing stops waiting at the drain timeout when the model hangs " + "(the pass is interrupted, nothing applied)",
+    async () => {
+      failures.push({ kind: "hang" })
+      // the model's own timeout (60 s) is far beyond the drain: only an interrupting drain lets dispose return
+      const rt = scriptedRuntime(server, {
+        config,
+        cap: { cooldown: 600_000, drainTimeout: 50 },
+        llm: { timeoutSeconds: 60 }
+      })
+      for (const f of ENV) await rt.runPromise(addFact("env", f))
+      while (chats(server).length === 0) await new Promise((r) => setTimeout(r, 10))
+      await rt.dispose()
+      expect(chats(server)).toHaveLength(1)
+    },
+    15_000
+  )
 
   it("consolidate_at_cap_pct 0 disables the trigger", async () => {
     const rt = runtime({ pct: 0 })

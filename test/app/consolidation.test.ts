@@ -175,18 +175,21 @@ describe("consolidate (tool action)", () => {
     await rt.dispose()
   })
 
-  it("no lock is held during the model call: a remove in the other target and in this one both go through", async () => {
-    const rt = await seeded()
-    server.script(async (r) => {
-      await rt.runPromise(addFact("user", "Prefers terse answers"))
-      await rt.runPromise(removeFact("env", "CI runs vitest"))
-      return { kind: "chat", content: JSON.stringify(demoConsolidation(entriesOf(r))) }
-    })
-    const r = await rt.runPromise(Effect.either(consolidateFacts("env", "cli")))
-    expect(Either.isLeft(r) && r.left._tag).toBe("ConsolidationConflict")
-    expect((await rt.runPromise(loadFacts("env"))).state.entries).toEqual(FACTS.slice(0, 3))
-    await rt.dispose()
-  })
+  it(
+    "no lock is held during the model call: " + "a remove in the other target and in this one both go through",
+    async () => {
+      const rt = await seeded()
+      server.script(async (r) => {
+        await rt.runPromise(addFact("user", "Prefers terse answers"))
+        await rt.runPromise(removeFact("env", "CI runs vitest"))
+        return { kind: "chat", content: JSON.stringify(demoConsolidation(entriesOf(r))) }
+      })
+      const r = await rt.runPromise(Effect.either(consolidateFacts("env", "cli")))
+      expect(Either.isLeft(r) && r.left._tag).toBe("ConsolidationConflict")
+      expect((await rt.runPromise(loadFacts("env"))).state.entries).toEqual(FACTS.slice(0, 3))
+      await rt.dispose()
+    }
+  )
 })
 
 describe("revert", () => {
@@ -214,7 +217,8 @@ describe("revert", () => {
     expect(missing.message).toBe("memory: env has no version 99 (latest is 4); list versions with tmem events")
     const added = await rt.runPromise(Effect.flip(revertFacts("env", 2)))
     expect(added.message).toBe(
-      "memory: env@2 is fact_added; only whole-file changes (consolidations, rewrites, hand edits, reverts) can be reverted — use replace or remove for one entry"
+      "memory: env@2 is fact_added; only whole-file changes (consolidations, rewrites, hand edits, reverts) " +
+        "can be reverted — use replace or remove for one entry"
     )
     await rt.dispose()
   })

@@ -17,7 +17,8 @@ const DIFFERENT = (
 
 // Two sessions worded alike around one fact each, as an extractive summary of a routine session would be.
 const summaryAround = (fact: string) =>
-  `Session of 2026-01-05 between the user and the assistant. They reviewed the setup. ${fact}. The tests pass and the change is merged.`
+  `Session of 2026-01-05 between the user and the assistant. They reviewed the setup. ${fact}. ` +
+  `The tests pass and the change is merged.`
 
 const sessionEpisode = (sessionId: string, summary: string) => ({
   sessionId,
@@ -55,7 +56,8 @@ describe("episode dedup through the app (default configuration: local embedder, 
             expect(kept, `${pair.existing} | ${pair.incoming}`).toEqual(["second", "first"])
           }
           console.log(
-            `episode dedup (${name}): ${close}/${DIFFERENT.length} different-session pairs were at or above the dedup threshold (0.92); none was deduplicated`
+            `episode dedup (${name}): ${close}/${DIFFERENT.length} different-session pairs were at or above the ` +
+              `dedup threshold (0.92); none was deduplicated`
           )
           if (mostlyClose) expect(close).toBeGreaterThan(DIFFERENT.length / 2)
         })

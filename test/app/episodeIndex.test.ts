@@ -67,64 +67,70 @@ const SUMMARIES = [
 ]
 
 describe("persisted episode index (spec episodes §9)", () => {
-  it("after a failed rebuild the backend is left alone for the same episodes, but a new episode retries at once", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
-    try {
-      const rt = runtimeFor(dir)
-      for (const [i, s] of SUMMARIES.entries())
-        await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
-      server.reset()
-      server.enqueue({ kind: "status", status: 503 })
-      // the rebuild failed: the words alone still find the episode (hybrid recall degrades to its lexical half)
-      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
-      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // backing off: no request at all
-      expect(inputs()).toEqual([3])
-      await rt.runPromise(
-        storeEpisode({
-          sessionId: "e3",
-          summary: "The agent tuned the cache.",
-          turns: 3,
-          provenance: {},
-          source: "llm"
-        })
-      )
-      server.reset()
-      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // fresh data, fresh attempt
-      expect(inputs()[0]).toBe(4)
-      await rt.dispose()
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
+  it(
+    "after a failed rebuild the backend is left alone for the same episodes, " + "but a new episode retries at once",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
+      try {
+        const rt = runtimeFor(dir)
+        for (const [i, s] of SUMMARIES.entries())
+          await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+        server.reset()
+        server.enqueue({ kind: "status", status: 503 })
+        // the rebuild failed: the words alone still find the episode (hybrid recall degrades to its lexical half)
+        expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
+        expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // backing off: no request at all
+        expect(inputs()).toEqual([3])
+        await rt.runPromise(
+          storeEpisode({
+            sessionId: "e3",
+            summary: "The agent tuned the cache.",
+            turns: 3,
+            provenance: {},
+            source: "llm"
+          })
+        )
+        server.reset()
+        expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // fresh data, fresh attempt
+        expect(inputs()[0]).toBe(4)
+        await rt.dispose()
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
     }
-  })
+  )
 
-  it("behind the live embedder's 30 s back-off too, a new episode retries at once once the server is back", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
-    try {
-      // as the live layer composes an http embedder: the whole-embedder back-off in front of it (default 30 s)
-      const rt = runtimeFor(dir, withBackoff().pipe(Layer.provide(scriptedEmbedder(server))))
-      for (const [i, s] of SUMMARIES.entries())
-        await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
-      server.reset()
-      server.enqueue({ kind: "status", status: 503 })
-      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // the lexical half alone
-      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // both back-offs hold: no request
-      expect(inputs()).toEqual([3])
-      // the server is back; a new episode is written: recall works now, not 30 s later
-      await rt.runPromise(
-        storeEpisode({
-          sessionId: "e3",
-          summary: "The agent tuned the cache.",
-          turns: 3,
-          provenance: {},
-          source: "llm"
-        })
-      )
-      expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
-      await rt.dispose()
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
+  it(
+    "behind the live embedder's 30 s back-off too, " + "a new episode retries at once once the server is back",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
+      try {
+        // as the live layer composes an http embedder: the whole-embedder back-off in front of it (default 30 s)
+        const rt = runtimeFor(dir, withBackoff().pipe(Layer.provide(scriptedEmbedder(server))))
+        for (const [i, s] of SUMMARIES.entries())
+          await rt.runPromise(storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" }))
+        server.reset()
+        server.enqueue({ kind: "status", status: 503 })
+        expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // the lexical half alone
+        expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]") // both back-offs hold: no request
+        expect(inputs()).toEqual([3])
+        // the server is back; a new episode is written: recall works now, not 30 s later
+        await rt.runPromise(
+          storeEpisode({
+            sessionId: "e3",
+            summary: "The agent tuned the cache.",
+            turns: 3,
+            provenance: {},
+            source: "llm"
+          })
+        )
+        expect(await rt.runPromise(recallContext("lexer crash"))).toContain("[e0]")
+        await rt.dispose()
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
     }
-  })
+  )
 
   it("the vectors file round-trips and anything malformed is no file", () => {
     const index = buildVectorIndex([Float32Array.from([3, 4]), Float32Array.from([0, 0])])
@@ -134,56 +140,59 @@ describe("persisted episode index (spec episodes §9)", () => {
     expect(decodeVectors(new TextEncoder().encode("gob"))).toBeUndefined()
   })
 
-  it("a new process loads the persisted vectors instead of embedding the corpus; a changed corpus rebuilds", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
-    try {
-      const first = runtimeFor(dir)
-      for (const [i, s] of SUMMARIES.entries())
-        await first.runPromise(
-          storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" })
-        )
-      server.reset()
-      expect(await first.runPromise(recallContext("lexer crash"))).toContain("[e0]")
-      expect(inputs()).toEqual([3, 1]) // the rebuild's batch, then the query
-      expect(fs.existsSync(path.join(dir, VECTORS_FILE))).toBe(true)
-      expect(JSON.parse(fs.readFileSync(path.join(dir, META_FILE), "utf8"))).toMatchObject({
-        corpus: expect.stringMatching(/^3:[0-9a-f]{16}$/)
-      })
-      await first.dispose()
-
-      server.reset()
-      const second = runtimeFor(dir)
-      expect(await second.runPromise(recallContext("lexer crash"))).toContain("[e0]")
-      expect(inputs()).toEqual([1]) // only the query: the corpus came from the file
-      await second.runPromise(
-        storeEpisode({
-          sessionId: "e3",
-          summary: "The agent tuned the cache.",
-          turns: 3,
-          provenance: {},
-          source: "llm"
+  it(
+    "a new process loads the persisted vectors instead of embedding the corpus; " + "a changed corpus rebuilds",
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-index-"))
+      try {
+        const first = runtimeFor(dir)
+        for (const [i, s] of SUMMARIES.entries())
+          await first.runPromise(
+            storeEpisode({ sessionId: `e${i}`, summary: s, turns: 3, provenance: {}, source: "llm" })
+          )
+        server.reset()
+        expect(await first.runPromise(recallContext("lexer crash"))).toContain("[e0]")
+        expect(inputs()).toEqual([3, 1]) // the rebuild's batch, then the query
+        expect(fs.existsSync(path.join(dir, VECTORS_FILE))).toBe(true)
+        expect(JSON.parse(fs.readFileSync(path.join(dir, META_FILE), "utf8"))).toMatchObject({
+          corpus: expect.stringMatching(/^3:[0-9a-f]{16}$/)
         })
-      )
-      server.reset()
-      await second.dispose()
+        await first.dispose()
 
-      const third = runtimeFor(dir)
-      await third.runPromise(recallContext("cache"))
-      expect(inputs()[0]).toBe(4) // the corpus fingerprint changed: rebuilt over all four
-      await third.dispose()
+        server.reset()
+        const second = runtimeFor(dir)
+        expect(await second.runPromise(recallContext("lexer crash"))).toContain("[e0]")
+        expect(inputs()).toEqual([1]) // only the query: the corpus came from the file
+        await second.runPromise(
+          storeEpisode({
+            sessionId: "e3",
+            summary: "The agent tuned the cache.",
+            turns: 3,
+            provenance: {},
+            source: "llm"
+          })
+        )
+        server.reset()
+        await second.dispose()
 
-      // a meta from another embedding space is not used
-      fs.writeFileSync(
-        path.join(dir, META_FILE),
-        JSON.stringify({ fingerprint: "rp/256", corpus: "4:0000000000000000" })
-      )
-      server.reset()
-      const fourth = runtimeFor(dir)
-      await fourth.runPromise(recallContext("cache"))
-      expect(inputs()[0]).toBe(4)
-      await fourth.dispose()
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
+        const third = runtimeFor(dir)
+        await third.runPromise(recallContext("cache"))
+        expect(inputs()[0]).toBe(4) // the corpus fingerprint changed: rebuilt over all four
+        await third.dispose()
+
+        // a meta from another embedding space is not used
+        fs.writeFileSync(
+          path.join(dir, META_FILE),
+          JSON.stringify({ fingerprint: "rp/256", corpus: "4:0000000000000000" })
+        )
+        server.reset()
+        const fourth = runtimeFor(dir)
+        await fourth.runPromise(recallContext("cache"))
+        expect(inputs()[0]).toBe(4)
+        await fourth.dispose()
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
     }
-  })
+  )
 })

@@ -105,26 +105,29 @@ describe("evaluateRecall", () => {
     expect(Number.isFinite(e.recall.latencyMs.p99)).toBe(true)
   })
 
-  it("--limit-conversations: only the first N; a session too short for an episode is counted with its reason", async () => {
-    const first = tiny.conversations[0]!
-    const short: Dataset = {
-      conversations: [
-        { ...first, sessions: [...first.sessions, { n: 9, date: "today", turns: [{ speaker: "Ada", text: "hi" }] }] },
-        tiny.conversations[1]!
-      ]
+  it(
+    "--limit-conversations: only the first N; " + "a session too short for an episode is counted with its reason",
+    async () => {
+      const first = tiny.conversations[0]!
+      const short: Dataset = {
+        conversations: [
+          { ...first, sessions: [...first.sessions, { n: 9, date: "today", turns: [{ speaker: "Ada", text: "hi" }] }] },
+          tiny.conversations[1]!
+        ]
+      }
+      const opened = { n: 0 }
+      const e = await Effect.runPromise(
+        evaluateRecall(short, { recall: fakeRecall, limitConversations: 1 }).pipe(Effect.provide(scratch(opened)))
+      )
+      expect(opened.n).toBe(1)
+      expect(e).toMatchObject({
+        conversations: 1,
+        sessions: 4,
+        questions: 5,
+        ingest: { episodes: 3, withoutEpisode: { "2 user turns, fewer than 3": 1 } }
+      })
     }
-    const opened = { n: 0 }
-    const e = await Effect.runPromise(
-      evaluateRecall(short, { recall: fakeRecall, limitConversations: 1 }).pipe(Effect.provide(scratch(opened)))
-    )
-    expect(opened.n).toBe(1)
-    expect(e).toMatchObject({
-      conversations: 1,
-      sessions: 4,
-      questions: 5,
-      ingest: { episodes: 3, withoutEpisode: { "2 user turns, fewer than 3": 1 } }
-    })
-  })
+  )
 
   it("shows ingest and recall progress per conversation on the Progress port", async () => {
     const labels: Array<string> = []

@@ -57,61 +57,65 @@ const acceptable = (bytes: Buffer) => {
 }
 
 describe("a fact file hand-edited into any shape", () => {
-  it("is adopted when it obeys the write rules, else kept aside byte for byte with an event and never in the state; the journal still replays to the file, and writing goes on", async () => {
-    let adopted = 0
-    let refused = 0
-    await fc.assert(
-      fc.asyncProperty(fc.array(junk, { minLength: 1, maxLength: 4 }), async (edits) => {
-        const program = Effect.gen(function* () {
-          const files = yield* FileSystem.FileSystem
-          const dir = yield* files.makeTempDirectoryScoped({ prefix: "tmem-junk-" })
-          const layer = appLayer({ store: diskLayer(dir, { settleMs: 0 }), config: { factsLimitUser: CAP } })
-          const file = path.join(dir, "user.md")
-          yield* addFact("user", "Uses vim").pipe(Effect.provide(layer))
-          for (const bytes of edits) {
-            const before = yield* loadFacts("user").pipe(Effect.provide(layer))
-            fs.writeFileSync(file, bytes)
-            const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
-            if (acceptable(bytes)) {
-              adopted++
-              expect(loaded.state.entries).toEqual(canonicalEntries(parseEntries(strict.decode(bytes))))
-            } else {
-              refused++
-              expect(loaded.state.entries).toEqual(before.state.entries)
-              const event = loaded.recorded.flatMap((b) => b.events).find((e) => e._tag === "FactsEditRejected")
-              expect(event?._tag).toBe("FactsEditRejected")
-              if (event?._tag === "FactsEditRejected")
-                expect(fs.readFileSync(path.join(dir, event.keptAs)).equals(bytes)).toBe(true)
+  it(
+    "is adopted when it obeys the write rules, else kept aside byte for byte with an event and never in the state; " +
+      "the journal still replays to the file, and writing goes on",
+    async () => {
+      let adopted = 0
+      let refused = 0
+      await fc.assert(
+        fc.asyncProperty(fc.array(junk, { minLength: 1, maxLength: 4 }), async (edits) => {
+          const program = Effect.gen(function* () {
+            const files = yield* FileSystem.FileSystem
+            const dir = yield* files.makeTempDirectoryScoped({ prefix: "tmem-junk-" })
+            const layer = appLayer({ store: diskLayer(dir, { settleMs: 0 }), config: { factsLimitUser: CAP } })
+            const file = path.join(dir, "user.md")
+            yield* addFact("user", "Uses vim").pipe(Effect.provide(layer))
+            for (const bytes of edits) {
+              const before = yield* loadFacts("user").pipe(Effect.provide(layer))
+              fs.writeFileSync(file, bytes)
+              const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
+              if (acceptable(bytes)) {
+                adopted++
+                expect(loaded.state.entries).toEqual(canonicalEntries(parseEntries(strict.decode(bytes))))
+              } else {
+                refused++
+                expect(loaded.state.entries).toEqual(before.state.entries)
+                const event = loaded.recorded.flatMap((b) => b.events).find((e) => e._tag === "FactsEditRejected")
+                expect(event?._tag).toBe("FactsEditRejected")
+                if (event?._tag === "FactsEditRejected")
+                  expect(fs.readFileSync(path.join(dir, event.keptAs)).equals(bytes)).toBe(true)
+              }
+              expect(fs.readFileSync(file, "utf8")).toBe(renderEntries(loaded.state.entries))
+              const added = yield* Effect.either(
+                addFact("user", "Deploys on Fridays are frozen").pipe(Effect.provide(layer))
+              )
+              // only a decision may refuse (the cap, with a big adopted edit); storage never fails
+              if (added._tag === "Left") expect(added.left._tag).toBe("CapExceeded")
             }
-            expect(fs.readFileSync(file, "utf8")).toBe(renderEntries(loaded.state.entries))
-            const added = yield* Effect.either(
-              addFact("user", "Deploys on Fridays are frozen").pipe(Effect.provide(layer))
+            const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
+            const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user"))).pipe(
+              Effect.provide(layer)
             )
-            // only a decision may refuse (the cap, with a big adopted edit); storage never fails
-            if (added._tag === "Left") expect(added.left._tag).toBe("CapExceeded")
-          }
-          const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
-          const batches = yield* Effect.flatMap(EventStore, (s) => s.read("facts/user", factCodec("user"))).pipe(
-            Effect.provide(layer)
+            const codec = factCodec("user")
+            const replayed = foldEvents(
+              codec.evolve,
+              codec.initialState,
+              batches.flatMap((b) => b.events)
+            )
+            expect(replayed.entries).toEqual(loaded.state.entries)
+            expect(renderEntries(replayed.entries)).toBe(fs.readFileSync(file, "utf8"))
+          })
+          await Effect.runPromise(
+            Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger)))
           )
-          const codec = factCodec("user")
-          const replayed = foldEvents(
-            codec.evolve,
-            codec.initialState,
-            batches.flatMap((b) => b.events)
-          )
-          expect(replayed.entries).toEqual(loaded.state.entries)
-          expect(renderEntries(replayed.entries)).toBe(fs.readFileSync(file, "utf8"))
-        })
-        await Effect.runPromise(
-          Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger)))
-        )
-      }),
-      { numRuns: 60 }
-    )
-    // the generator must reach both regions: edits adopted, and edits refused (invalid UTF-8, NUL, the scanner, the
-    // cap)
-    expect(adopted).toBeGreaterThan(20)
-    expect(refused).toBeGreaterThan(20)
-  })
+        }),
+        { numRuns: 60 }
+      )
+      // the generator must reach both regions: edits adopted, and edits refused (invalid UTF-8, NUL, the scanner, the
+      // cap)
+      expect(adopted).toBeGreaterThan(20)
+      expect(refused).toBeGreaterThan(20)
+    }
+  )
 })

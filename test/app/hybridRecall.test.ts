@@ -188,17 +188,20 @@ describe("hybrid recall (default configuration: local embedder, no model)", () =
     )
   })
 
-  it("search (the tool's) finds by the session's words too, and nothing for an unrelated query without a model", async () => {
-    const [found, none] = await Effect.runPromise(
-      Effect.zipRight(
-        seed,
-        Effect.zip(searchEpisodes("redis connection pool race"), searchEpisodes("capital of Australia"))
-      ).pipe(Effect.provide(appLayer()))
-    )
-    expect(found[0]?.sessionId).toBe("s6")
-    expect(found[0]?.passages?.join(" ")).toMatch(/Redis connection pool/)
-    expect(none).toEqual([])
-  })
+  it(
+    "search (the tool's) finds by the session's words too, " + "and nothing for an unrelated query without a model",
+    async () => {
+      const [found, none] = await Effect.runPromise(
+        Effect.zipRight(
+          seed,
+          Effect.zip(searchEpisodes("redis connection pool race"), searchEpisodes("capital of Australia"))
+        ).pipe(Effect.provide(appLayer()))
+      )
+      expect(found[0]?.sessionId).toBe("s6")
+      expect(found[0]?.passages?.join(" ")).toMatch(/Redis connection pool/)
+      expect(none).toEqual([])
+    }
+  )
 
   it("recall_floor and recall_block_bytes are settings with sane bounds", () => {
     const read = (memory: Record<string, unknown>) => {

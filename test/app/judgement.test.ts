@@ -54,7 +54,9 @@ describe("merge judgement band (DESIGN §5.2)", () => {
     expect(r.outcome).toMatchObject({ kind: "merged", content: `${EXISTING}. ${INCOMING}`, similarity: 0.5 })
     expect(chats(server)).toHaveLength(1)
     expect(promptOf(chats(server)[0]!)).toBe(
-      `Existing entry: ${JSON.stringify(EXISTING)}\nNew entry: ${JSON.stringify(INCOMING)}\nAnswer with one word: merge or add.`
+      `Existing entry: ${JSON.stringify(EXISTING)}\n` +
+        `New entry: ${JSON.stringify(INCOMING)}\n` +
+        `Answer with one word: merge or add.`
     )
   })
 
@@ -105,20 +107,24 @@ describe("merge judgement band (DESIGN §5.2)", () => {
     await rt.dispose()
   })
 
-  it("a different fact is never merged, whatever the model would say or the similarity: the model is not even asked", async () => {
-    for (const s of [0.5, 0.99]) {
-      similarity = s
-      server.reset()
-      const r = await addPair({ incoming: DIFFERENT })
-      expect(r.outcome).toMatchObject({
-        kind: "added",
-        keptApart: { entry: EXISTING, reason: '"mode", "editors" would become "theme", "terminal"' }
-      })
-      expect(r.outcome.kind === "added" && r.outcome.keptApart?.similarity).toBeCloseTo(s, 5)
-      expect(r.entries).toEqual([EXISTING, DIFFERENT])
-      expect(chats(server)).toHaveLength(0)
+  it(
+    "a different fact is never merged, " +
+      "whatever the model would say or the similarity: the model is not even asked",
+    async () => {
+      for (const s of [0.5, 0.99]) {
+        similarity = s
+        server.reset()
+        const r = await addPair({ incoming: DIFFERENT })
+        expect(r.outcome).toMatchObject({
+          kind: "added",
+          keptApart: { entry: EXISTING, reason: '"mode", "editors" would become "theme", "terminal"' }
+        })
+        expect(r.outcome.kind === "added" && r.outcome.keptApart?.similarity).toBeCloseTo(s, 5)
+        expect(r.entries).toEqual([EXISTING, DIFFERENT])
+        expect(chats(server)).toHaveLength(0)
+      }
     }
-  })
+  )
 
   it("without a model the band adds, with no request at all", async () => {
     const r = await addPair({ llm: false })

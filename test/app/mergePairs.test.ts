@@ -55,15 +55,20 @@ describe("merge-on-write on the labelled pair set (issue 10: merges never fold d
 
   // The gate alone, whatever the embedder: every different pair is kept apart, every restatement but a paraphrase
   // (a word replaced by a synonym, which the gate cannot tell from a replaced fact) may merge.
-  it("the distinguishing-token gate alone keeps every different pair apart and lets every restatement but paraphrases through", () => {
-    const wrong = PAIRS.filter(
-      (p) =>
-        (mergeBlocker(p.existing, p.incoming) === undefined) !== (p.kind === "restatement" && p.style !== "paraphrase")
-    )
-    expect(
-      wrong.map((p) => `${p.kind} ${p.existing} | ${p.incoming}: ${mergeBlocker(p.existing, p.incoming)}`)
-    ).toEqual([])
-  })
+  it(
+    "the distinguishing-token gate alone keeps every different pair apart " +
+      "and lets every restatement but paraphrases through",
+    () => {
+      const wrong = PAIRS.filter(
+        (p) =>
+          (mergeBlocker(p.existing, p.incoming) === undefined) !==
+          (p.kind === "restatement" && p.style !== "paraphrase")
+      )
+      expect(
+        wrong.map((p) => `${p.kind} ${p.existing} | ${p.incoming}: ${mergeBlocker(p.existing, p.incoming)}`)
+      ).toEqual([])
+    }
+  )
 
   for (const setting of ["a fresh file", "a file with other entries"] as const)
     it.effect(`on ${setting}: no different-fact pair is merged, at least 80 % of restatements are`, () =>
@@ -88,7 +93,8 @@ describe("merge-on-write on the labelled pair set (issue 10: merges never fold d
         const different = PAIRS.filter((p) => p.kind === "different").length
         console.log(
           [
-            `merge pairs on ${setting}: different merged ${foldedDifferent.length}/${different} (${rate(foldedDifferent.length, different)}),`,
+            `merge pairs on ${setting}: different merged ${foldedDifferent.length}/${different} ` +
+              `(${rate(foldedDifferent.length, different)}),`,
             `restatements merged ${restatedMerged}/${restated} (${rate(restatedMerged, restated)});`,
             `by style: ${[...byStyle].map(([s, v]) => `${s} ${v.merged}/${v.total}`).join(", ")}`
           ].join(" ")

@@ -18,37 +18,41 @@ describe("per-turn system messages (issue 5 §3)", () => {
     expect(await run(Effect.flatMap(openPromptSession("s"), (turn) => turn({ userMessage: "hi" })))).toEqual([])
   })
 
-  it("the facts block frozen at session start with the live buffer, then recall wrapped as episode data; deterministic", async () => {
-    const r = await run(
-      Effect.gen(function* () {
-        yield* addFact("user", "Prefers terse answers")
-        yield* storeEpisode({
-          sessionId: "old",
-          summary: "The agent fixed the lexer crash on emoji input.",
-          turns: 4,
-          provenance: {},
-          source: "llm"
+  it(
+    "the facts block frozen at session start with the live buffer, then recall wrapped as episode data; " +
+      "deterministic",
+    async () => {
+      const r = await run(
+        Effect.gen(function* () {
+          yield* addFact("user", "Prefers terse answers")
+          yield* storeEpisode({
+            sessionId: "old",
+            summary: "The agent fixed the lexer crash on emoji input.",
+            turns: 4,
+            provenance: {},
+            source: "llm"
+          })
+          const turn = yield* openPromptSession("s1")
+          yield* addFact("env", "Node 20 with pnpm 9") // lands on disk, shows next session
+          yield* recordMessage("s1", { role: "user", content: "The lexer crashes on emoji again" }, zone, "user")
+          const first = yield* turn({ userMessage: "The lexer crashes on emoji again" })
+          const again = yield* turn({ userMessage: "The lexer crashes on emoji again" })
+          const frozenFacts = yield* memoryBlock(["x"]) // for comparison: the live block would show env
+          return { first, again, frozenFacts }
         })
-        const turn = yield* openPromptSession("s1")
-        yield* addFact("env", "Node 20 with pnpm 9") // lands on disk, shows next session
-        yield* recordMessage("s1", { role: "user", content: "The lexer crashes on emoji again" }, zone, "user")
-        const first = yield* turn({ userMessage: "The lexer crashes on emoji again" })
-        const again = yield* turn({ userMessage: "The lexer crashes on emoji again" })
-        const frozenFacts = yield* memoryBlock(["x"]) // for comparison: the live block would show env
-        return { first, again, frozenFacts }
-      })
-    )
-    expect(r.first).toHaveLength(2)
-    expect(r.first[0]!.content).toContain("── User Profile ──\nPrefers terse answers\n")
-    expect(r.first[0]!.content).not.toContain("Node 20")
-    expect(r.frozenFacts).toContain("Node 20")
-    expect(r.first[0]!.content).toMatch(
-      /── Current Session ──\n\d\d:\d\d {2}user {2}The lexer crashes on emoji again\n/
-    )
-    expect(wrapperLabels(r.first[1]!.content)).toEqual(["episode"])
-    expect(r.first[1]!.content).toContain("• [old] (4 turns): The agent fixed the lexer crash on emoji input.")
-    expect(r.again).toEqual(r.first)
-  })
+      )
+      expect(r.first).toHaveLength(2)
+      expect(r.first[0]!.content).toContain("── User Profile ──\nPrefers terse answers\n")
+      expect(r.first[0]!.content).not.toContain("Node 20")
+      expect(r.frozenFacts).toContain("Node 20")
+      expect(r.first[0]!.content).toMatch(
+        /── Current Session ──\n\d\d:\d\d {2}user {2}The lexer crashes on emoji again\n/
+      )
+      expect(wrapperLabels(r.first[1]!.content)).toEqual(["episode"])
+      expect(r.first[1]!.content).toContain("• [old] (4 turns): The agent fixed the lexer crash on emoji input.")
+      expect(r.again).toEqual(r.first)
+    }
+  )
 
   it("the wrapper's nonce depends on the content, so text inside cannot close it", () => {
     const a = wrapUntrusted("episode", "x")

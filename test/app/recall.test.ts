@@ -39,7 +39,8 @@ describe("recall and search", () => {
     )
     expect(
       block.startsWith(
-        "\n═══ RELEVANT PAST SESSIONS ═══\nSummaries of past sessions related to the current task:\n• [lexer] (4 turns): "
+        "\n═══ RELEVANT PAST SESSIONS ═══\n" +
+          "Summaries of past sessions related to the current task:\n• [lexer] (4 turns): "
       )
     ).toBe(true)
     expect(block).not.toContain("[secret]")
@@ -68,22 +69,26 @@ describe("recall and search", () => {
     expect(block).toContain("[secret]")
   })
 
-  it("search: the model re-ranks the vector candidates; 'none' means no results; without llm_search the vector order stands", async () => {
-    const rt = scriptedRuntime(server)
-    await rt.runPromise(seed)
-    replies.push({ kind: "chat", content: "1,0" })
-    const ranked = await rt.runPromise(searchEpisodes("tokenizer lexer crash"))
-    expect(chats(server)).toHaveLength(1)
-    expect(ranked.length).toBeLessThanOrEqual(2)
-    replies.push({ kind: "chat", content: "none" })
-    expect(await rt.runPromise(searchEpisodes("tokenizer lexer crash"))).toEqual([])
-    await rt.dispose()
-    const plain = await Effect.runPromise(
-      Effect.zipRight(seed, searchEpisodes("tokenizer lexer crash")).pipe(Effect.provide(appLayer()))
-    )
-    expect(plain[0]!.sessionId).toBe("lexer")
-    expect(plain.map((h) => h.sessionId)).not.toContain("secret")
-  })
+  it(
+    "search: the model re-ranks the vector candidates; 'none' means no results; " +
+      "without llm_search the vector order stands",
+    async () => {
+      const rt = scriptedRuntime(server)
+      await rt.runPromise(seed)
+      replies.push({ kind: "chat", content: "1,0" })
+      const ranked = await rt.runPromise(searchEpisodes("tokenizer lexer crash"))
+      expect(chats(server)).toHaveLength(1)
+      expect(ranked.length).toBeLessThanOrEqual(2)
+      replies.push({ kind: "chat", content: "none" })
+      expect(await rt.runPromise(searchEpisodes("tokenizer lexer crash"))).toEqual([])
+      await rt.dispose()
+      const plain = await Effect.runPromise(
+        Effect.zipRight(seed, searchEpisodes("tokenizer lexer crash")).pipe(Effect.provide(appLayer()))
+      )
+      expect(plain[0]!.sessionId).toBe("lexer")
+      expect(plain.map((h) => h.sessionId)).not.toContain("secret")
+    }
+  )
 
   it("the tool: search formats results; view refuses pending and unknown episodes alike", async () => {
     const r = await Effect.runPromise(

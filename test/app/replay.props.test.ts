@@ -24,62 +24,66 @@ const step = fc.oneof(
 const CAP = 900
 
 describe("journal replay (property b)", () => {
-  it("replaying the journal from version 0 reproduces the projection byte for byte, through adds, merges, caps and hand edits", async () => {
-    let capHits = 0
-    let handEdits = 0
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 15, maxLength: 40 }), async (steps) => {
-        const program = Effect.gen(function* () {
-          const files = yield* FileSystem.FileSystem
-          const dir = yield* files.makeTempDirectoryScoped({ prefix: "tmem-replay-" })
-          // saves here are complete at once: no settle interval needed
-          const layer = appLayer({ store: diskLayer(dir, { settleMs: 0 }), config: { factsLimitUser: CAP } })
-          const file = path.join(dir, "user.md")
-          for (const s of steps) {
-            const entries = (yield* loadFacts("user").pipe(Effect.provide(layer))).state.entries
-            const pickEntry = (n: number) => entries[n % Math.max(1, entries.length)]
-            const r = yield* Effect.either(
-              s.kind === "add"
-                ? addFact("user", s.text)
-                : s.kind === "replace"
-                  ? replaceFact("user", pickEntry(s.pick) ?? WORDS[s.pick % WORDS.length]!, s.text)
-                  : s.kind === "remove"
-                    ? removeFact("user", pickEntry(s.pick) ?? WORDS[s.pick % WORDS.length]!)
-                    : Effect.sync(() => {
-                        // a person appends a line in their editor, any size: an edit over the cap is refused and kept
-                        // aside
-                        handEdits++
-                        fs.writeFileSync(
-                          file,
-                          `${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""}\n§\n${s.text}\n`
-                        )
-                      })
-            ).pipe(Effect.provide(layer))
-            if (r._tag === "Left" && r.left._tag === "CapExceeded") capHits++
-          }
-          const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
-          const batches = yield* Effect.flatMap(EventStore, (st) => st.read("facts/user", factCodec("user"))).pipe(
-            Effect.provide(layer)
+  it(
+    "replaying the journal from version 0 reproduces the projection byte for byte, through adds, merges, " +
+      "caps and hand edits",
+    async () => {
+      let capHits = 0
+      let handEdits = 0
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 15, maxLength: 40 }), async (steps) => {
+          const program = Effect.gen(function* () {
+            const files = yield* FileSystem.FileSystem
+            const dir = yield* files.makeTempDirectoryScoped({ prefix: "tmem-replay-" })
+            // saves here are complete at once: no settle interval needed
+            const layer = appLayer({ store: diskLayer(dir, { settleMs: 0 }), config: { factsLimitUser: CAP } })
+            const file = path.join(dir, "user.md")
+            for (const s of steps) {
+              const entries = (yield* loadFacts("user").pipe(Effect.provide(layer))).state.entries
+              const pickEntry = (n: number) => entries[n % Math.max(1, entries.length)]
+              const r = yield* Effect.either(
+                s.kind === "add"
+                  ? addFact("user", s.text)
+                  : s.kind === "replace"
+                    ? replaceFact("user", pickEntry(s.pick) ?? WORDS[s.pick % WORDS.length]!, s.text)
+                    : s.kind === "remove"
+                      ? removeFact("user", pickEntry(s.pick) ?? WORDS[s.pick % WORDS.length]!)
+                      : Effect.sync(() => {
+                          // a person appends a line in their editor, any size: an edit over the cap is refused and kept
+                          // aside
+                          handEdits++
+                          fs.writeFileSync(
+                            file,
+                            `${fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""}\n§\n${s.text}\n`
+                          )
+                        })
+              ).pipe(Effect.provide(layer))
+              if (r._tag === "Left" && r.left._tag === "CapExceeded") capHits++
+            }
+            const loaded = yield* loadFacts("user").pipe(Effect.provide(layer))
+            const batches = yield* Effect.flatMap(EventStore, (st) => st.read("facts/user", factCodec("user"))).pipe(
+              Effect.provide(layer)
+            )
+            const codec = factCodec("user")
+            const replayed = foldEvents(
+              codec.evolve,
+              codec.initialState,
+              batches.flatMap((b) => b.events)
+            )
+            const projection = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
+            expect(renderEntries(replayed.entries)).toBe(projection)
+            expect(replayed.entries).toEqual(loaded.state.entries)
+            expect(usedBytes(loaded.state.entries)).toBe(utf8Bytes(projection))
+            expect(batches[batches.length - 1]?.version ?? 0).toBe(loaded.version)
+          })
+          await Effect.runPromise(
+            Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger)))
           )
-          const codec = factCodec("user")
-          const replayed = foldEvents(
-            codec.evolve,
-            codec.initialState,
-            batches.flatMap((b) => b.events)
-          )
-          const projection = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""
-          expect(renderEntries(replayed.entries)).toBe(projection)
-          expect(replayed.entries).toEqual(loaded.state.entries)
-          expect(usedBytes(loaded.state.entries)).toBe(utf8Bytes(projection))
-          expect(batches[batches.length - 1]?.version ?? 0).toBe(loaded.version)
-        })
-        await Effect.runPromise(
-          Effect.scoped(program).pipe(Effect.provide(NodeFiles), Effect.provide(Logger.remove(Logger.defaultLogger)))
-        )
-      }),
-      { numRuns: 40 }
-    )
-    expect(capHits).toBeGreaterThan(20)
-    expect(handEdits).toBeGreaterThan(20)
-  })
+        }),
+        { numRuns: 40 }
+      )
+      expect(capHits).toBeGreaterThan(20)
+      expect(handEdits).toBeGreaterThan(20)
+    }
+  )
 })

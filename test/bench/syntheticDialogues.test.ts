@@ -13,16 +13,20 @@ describe("the synthetic recall dataset", () => {
       expect(Either.isRight(decodeDataset(syntheticDialogues({ seed, conversations: 8, sessions: 14 })))).toBe(true)
   })
 
-  it("every question with evidence has its answer in an evidence session; unrelated queries have none; every category occurs", () => {
-    const d = Either.getOrThrow(decodeDataset(syntheticDialogues()))
-    const questions = d.conversations.flatMap((c) => c.questions.map((q) => ({ c, q })))
-    const related = questions.filter(({ q }) => q.sessions.length > 0)
-    expect(related.filter(({ c, q }) => !isAnswerable(q, c) && isShortAnswer(q.answer))).toEqual([])
-    expect(new Set(related.map(({ q }) => q.category))).toEqual(new Set([1, 2, 3]))
-    expect(questions.length - related.length).toBe(2 * d.conversations.length)
-    // a follow-up's question names both sessions: the topic's first session and the one that came back to it
-    for (const { q } of related.filter(({ q }) => q.category === 2)) expect(q.sessions).toHaveLength(2)
-  })
+  it(
+    "every question with evidence has its answer in an evidence session; unrelated queries have none; " +
+      "every category occurs",
+    () => {
+      const d = Either.getOrThrow(decodeDataset(syntheticDialogues()))
+      const questions = d.conversations.flatMap((c) => c.questions.map((q) => ({ c, q })))
+      const related = questions.filter(({ q }) => q.sessions.length > 0)
+      expect(related.filter(({ c, q }) => !isAnswerable(q, c) && isShortAnswer(q.answer))).toEqual([])
+      expect(new Set(related.map(({ q }) => q.category))).toEqual(new Set([1, 2, 3]))
+      expect(questions.length - related.length).toBe(2 * d.conversations.length)
+      // a follow-up's question names both sessions: the topic's first session and the one that came back to it
+      for (const { q } of related.filter(({ q }) => q.category === 2)) expect(q.sessions).toHaveLength(2)
+    }
+  )
 
   it("BM25 ranks the session holding a question's rare words first", () => {
     const index = bm25([

@@ -24,7 +24,8 @@ describe("tmem --approve", () => {
     expect(piped).toMatchObject({
       code: 1,
       stderr:
-        'memory add user: "Prefers vim"\ntmem: cannot ask for approval: stdin is not a terminal; answered no (use --approve auto or deny in scripts)\n' +
+        'memory add user: "Prefers vim"\ntmem: cannot ask for approval: stdin is not a terminal; ' +
+        "answered no (use --approve auto or deny in scripts)\n" +
         "memory: add on user was not approved; nothing written\n"
     })
     expect(fs.existsSync(path.join(dir, "user.md"))).toBe(false)

@@ -59,7 +59,12 @@ describe("tmem tool", () => {
     [
       "content over 2048 bytes",
       JSON.stringify({ action: "add", target: "user", content: "—".repeat(683) }),
-      /^content is 2049 bytes; memory writes are limited to 2048 bytes per field so the approval can show them in full — split it into smaller entries$/
+      new RegExp(
+        [
+          String.raw`^content is 2049 bytes; memory writes are limited to 2048 bytes per field so the approval can `,
+          String.raw`show them in full — split it into smaller entries$`
+        ].join("")
+      )
     ],
     [
       "old_text over 2048 bytes",
@@ -178,7 +183,12 @@ describe("tmem facts", () => {
     const refused = await tmem(["--dir", d, "facts", "edit", "user"], { env: { EDITOR: bad, VISUAL: "" } })
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(
-      /^memory: entry \[3\]: content contains ignore previous instructions — nothing written \(your text is in (\S+)\)\n$/
+      new RegExp(
+        [
+          String.raw`^memory: entry \[3\]: content contains ignore previous instructions — nothing written \(your `,
+          String.raw`text is in (\S+)\)\n$`
+        ].join("")
+      )
     )
     const kept = /your text is in (\S+)\)/.exec(refused.stderr)![1]!
     expect(fs.readFileSync(kept, "utf8")).toContain("ignore previous instructions")
@@ -356,7 +366,8 @@ describe("tmem prompt, events, errors", () => {
       )
       expect(r.status).toBe(1)
       expect(r.stderr).toBe(
-        `memory: cannot create ${path.join(d, "mem", "journal", "facts")}: permission denied; fix the permissions or choose another --dir (EACCES)\n`
+        `memory: cannot create ${path.join(d, "mem", "journal", "facts")}: permission denied; ` +
+          `fix the permissions or choose another --dir (EACCES)\n`
       )
       expect(fs.existsSync(path.join(d, "mem"))).toBe(false)
     }

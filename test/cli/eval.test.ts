@@ -22,41 +22,45 @@ const run = (args: ReadonlyArray<string>) => {
 }
 
 describe("tmem eval recall", () => {
-  it("--json: the figures of every conversation, per category, latency and ingest; scratch memories removed, --dir untouched", async () => {
-    const r = await run(["--json", "eval", "recall", FIXTURE])
-    expect(r.stderr).toBe("")
-    expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout)
-    expect(out).toMatchObject({
-      ok: true,
-      result: {
-        dataset: FIXTURE,
-        conversations: 2,
-        sessions: 7,
-        questions: 9,
-        ingest: {
-          episodes: 7,
-          withoutEpisode: {},
-          msPerSession: { p50: expect.any(Number), p90: expect.any(Number), max: expect.any(Number) }
-        },
-        recall: {
-          all: { questions: 8, answerInBlock: { questions: 8 }, answerableInBlock: { questions: 6 } },
-          unrelated: { queries: 1 },
-          latencyMs: { p50: expect.any(Number), p90: expect.any(Number), p99: expect.any(Number) },
-          blockBytes: { p50: expect.any(Number), max: expect.any(Number) }
+  it(
+    "--json: the figures of every conversation, per category, latency and ingest; scratch memories removed, " +
+      "--dir untouched",
+    async () => {
+      const r = await run(["--json", "eval", "recall", FIXTURE])
+      expect(r.stderr).toBe("")
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout)
+      expect(out).toMatchObject({
+        ok: true,
+        result: {
+          dataset: FIXTURE,
+          conversations: 2,
+          sessions: 7,
+          questions: 9,
+          ingest: {
+            episodes: 7,
+            withoutEpisode: {},
+            msPerSession: { p50: expect.any(Number), p90: expect.any(Number), max: expect.any(Number) }
+          },
+          recall: {
+            all: { questions: 8, answerInBlock: { questions: 8 }, answerableInBlock: { questions: 6 } },
+            unrelated: { queries: 1 },
+            latencyMs: { p50: expect.any(Number), p90: expect.any(Number), p99: expect.any(Number) },
+            blockBytes: { p50: expect.any(Number), max: expect.any(Number) }
+          }
         }
-      }
-    })
-    expect(
-      out.result.recall.categories.map((c: { category: string; questions: number }) => [c.category, c.questions])
-    ).toEqual([
-      ["1", 4],
-      ["2", 4]
-    ])
-    for (const k of ["hit1", "hit3", "hit5", "empty"]) expect(typeof out.result.recall.all[k]).toBe("number")
-    expect(r.left).toEqual([])
-    expect(r.home).toEqual([])
-  })
+      })
+      expect(
+        out.result.recall.categories.map((c: { category: string; questions: number }) => [c.category, c.questions])
+      ).toEqual([
+        ["1", 4],
+        ["2", 4]
+      ])
+      for (const k of ["hit1", "hit3", "hit5", "empty"]) expect(typeof out.result.recall.all[k]).toBe("number")
+      expect(r.left).toEqual([])
+      expect(r.home).toEqual([])
+    }
+  )
 
   it("prints a compact table; --limit-conversations takes the first N", async () => {
     const r = await run(["eval", "recall", FIXTURE, "--limit-conversations", "1"])
@@ -67,7 +71,12 @@ describe("tmem eval recall", () => {
     expect(lines[3]).toMatch(/^all +4 +[0-9.]+ % +[0-9.]+ % +[0-9.]+ % +[0-9.]+ % of 4 +[0-9.]+ % of 3 +[0-9.]+ %$/)
     expect(lines.slice(4, 6).map((l) => l.split(/ {2,}/)[0])).toEqual(["category 1", "category 2"])
     expect(r.stdout).toMatch(
-      /\nunrelated queries: nothing recalled for [0-9.]+ % of 1\nrecall latency: p50 .+, p90 .+, p99 .+; block p50 \d+ bytes \(max \d+\)\ningest: p50 .+ per session \(p90 .+\)\n$/
+      new RegExp(
+        [
+          String.raw`\nunrelated queries: nothing recalled for [0-9.]+ % of 1\nrecall latency: p50 .+, p90 .+, p99 `,
+          String.raw`.+; block p50 \d+ bytes \(max \d+\)\ningest: p50 .+ per session \(p90 .+\)\n$`
+        ].join("")
+      )
     )
     expect(r.left).toEqual([])
   })
@@ -81,7 +90,8 @@ describe("tmem eval recall", () => {
     const r = await run(["eval", "recall", file])
     expect(r).toMatchObject({ code: 1, stdout: "", left: [] })
     expect(r.stderr).toBe(
-      `tmem: ${file}: $.conversations[1].questions[2].sessions[1]: session 9 is not in this conversation; see docs/CLI.md (eval recall) for the dataset format\n`
+      `tmem: ${file}: $.conversations[1].questions[2].sessions[1]: session 9 is not in this conversation; ` +
+        `see docs/CLI.md (eval recall) for the dataset format\n`
     )
     fs.writeFileSync(file, "{ nope")
     const j = await run(["--json", "eval", "recall", file])
@@ -90,7 +100,8 @@ describe("tmem eval recall", () => {
       ok: false,
       error: expect.stringMatching(
         new RegExp(
-          `^tmem: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not JSON \\(.+\\); see docs/CLI.md \\(eval recall\\) for the dataset format$`
+          `^tmem: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is not JSON \\(.+\\); ` +
+            `see docs/CLI.md \\(eval recall\\) for the dataset format$`
         )
       )
     })
@@ -126,23 +137,28 @@ describe("tmem eval recall", () => {
     expect(fs.readdirSync(tmp)).toEqual([])
   })
 
-  it("measures the user's configuration: with --llm-url/--llm-model every session is summarised by that model", async () => {
-    const server = await startScriptedServer({ handler: demoHandler })
-    try {
-      const r = await run(["--llm-url", server.url, "--llm-model", "scripted", "--json", "eval", "recall", FIXTURE])
-      expect(r.code, r.stderr).toBe(0)
-      // the scripted model declines a session whose user turns it finds no content words in
-      const ingest = JSON.parse(r.stdout).result.ingest
-      expect(ingest.episodes + (ingest.withoutEpisode["summary declined"] ?? 0)).toBe(7)
-      const summaries = chats(server).filter((c) => JSON.stringify(c.body).includes("[Date] "))
-      expect(summaries.length).toBeGreaterThanOrEqual(7)
-      // the session as the protocol records it: the date first, each turn with its speaker's name
-      expect(JSON.stringify(summaries[0]!.body)).toContain(
-        "user: [Date] 9:05 am on 3 March, 2025\\nuser: [Ada] I finally booked the sailing course in Kiel for June.\\nassistant: [Ben] Nice!"
-      )
-      expect(r.left).toEqual([])
-    } finally {
-      await server.close()
+  it(
+    "measures the user's configuration: " + "with --llm-url/--llm-model every session is summarised by that model",
+    async () => {
+      const server = await startScriptedServer({ handler: demoHandler })
+      try {
+        const r = await run(["--llm-url", server.url, "--llm-model", "scripted", "--json", "eval", "recall", FIXTURE])
+        expect(r.code, r.stderr).toBe(0)
+        // the scripted model declines a session whose user turns it finds no content words in
+        const ingest = JSON.parse(r.stdout).result.ingest
+        expect(ingest.episodes + (ingest.withoutEpisode["summary declined"] ?? 0)).toBe(7)
+        const summaries = chats(server).filter((c) => JSON.stringify(c.body).includes("[Date] "))
+        expect(summaries.length).toBeGreaterThanOrEqual(7)
+        // the session as the protocol records it: the date first, each turn with its speaker's name
+        expect(JSON.stringify(summaries[0]!.body)).toContain(
+          "user: [Date] 9:05 am on 3 March, 2025\\n" +
+            "user: [Ada] I finally booked the sailing course in Kiel for June.\\n" +
+            "assistant: [Ben] Nice!"
+        )
+        expect(r.left).toEqual([])
+      } finally {
+        await server.close()
+      }
     }
-  })
+  )
 })

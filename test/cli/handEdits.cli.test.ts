@@ -17,7 +17,9 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     expect(prompt.stdout.length).toBeLessThan(10_000)
     expect(prompt.stdout).toContain("Prefers tabs")
     expect(prompt.stderr).toBe(
-      "tmem: warning: user.md was edited outside tmem but not adopted (it is 52428800 bytes, far over the cap); the memory keeps its last valid state and your file is kept as user.md.rejected-v2 — fix it and save it as user.md again\n"
+      "tmem: warning: user.md was edited outside tmem but not adopted (it is 52428800 bytes, far over the cap); " +
+        "the memory keeps its last valid state and your file is kept as user.md.rejected-v2 — " +
+        "fix it and save it as user.md again\n"
     )
     expect(fs.readFileSync(file, "utf8")).toBe("Prefers tabs")
     expect(fs.statSync(path.join(d, "user.md.rejected-v2")).size).toBe(50 * 1024 * 1024)
@@ -54,7 +56,13 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     expect(show.stdout).not.toContain("ignore previous")
     expect(show.stderr.split("\n").filter((l) => l !== "")).toEqual([
       expect.stringMatching(
-        /^tmem: warning: user\.md was edited outside tmem but not adopted \(entry \[2\]: content contains ignore previous instructions\); .* kept as user\.md\.rejected-v2 — fix it and save it as user\.md again$/
+        new RegExp(
+          [
+            String.raw`^tmem: warning: user\.md was edited outside tmem but not adopted \(entry \[2\]: content `,
+            String.raw`contains ignore previous instructions\); .* kept as user\.md\.rejected-v2 — fix it and save it `,
+            String.raw`as user\.md again$`
+          ].join("")
+        )
       )
     ])
     const events = await tmem(["--dir", d, "events"])
@@ -63,25 +71,35 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     )
   })
 
-  it("the refused edit stays outstanding: every later facts show and prompt says so once, until a valid save is adopted", async () => {
-    const d = fresh()
-    await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])
-    fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nline one\u0000hidden")
-    const first = await tmem(["--dir", d, "facts", "show", "user"])
-    expect(first.stderr.trim().split("\n")).toHaveLength(1)
-    for (const args of [["facts", "show"], ["prompt"]]) {
-      const later = await tmem(["--dir", d, ...args])
-      expect(later.code).toBe(0)
-      expect(later.stderr).toMatch(
-        /^tmem: warning: user\.md has an edit that was not adopted \(entry \[2\]: content contains a NUL byte\); it is kept as user\.md\.rejected-v2 and the memory still holds the last valid user\.md — fix it and save it as user\.md\n$/
-      )
+  it(
+    "the refused edit stays outstanding: every later facts show and prompt says so once, " +
+      "until a valid save is adopted",
+    async () => {
+      const d = fresh()
+      await tmem(["--dir", d, "facts", "add", "user", "Prefers tabs"])
+      fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nline one\u0000hidden")
+      const first = await tmem(["--dir", d, "facts", "show", "user"])
+      expect(first.stderr.trim().split("\n")).toHaveLength(1)
+      for (const args of [["facts", "show"], ["prompt"]]) {
+        const later = await tmem(["--dir", d, ...args])
+        expect(later.code).toBe(0)
+        expect(later.stderr).toMatch(
+          new RegExp(
+            [
+              String.raw`^tmem: warning: user\.md has an edit that was not adopted \(entry \[2\]: content contains a `,
+              String.raw`NUL byte\); it is kept as user\.md\.rejected-v2 and the memory still holds the last valid `,
+              String.raw`user\.md — fix it and save it as user\.md\n$`
+            ].join("")
+          )
+        )
+      }
+      fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nline one")
+      const fixed = await tmem(["--dir", d, "facts", "show", "user"])
+      expect(fixed.stdout).toContain("line one")
+      expect(fixed.stderr).toBe("")
+      expect((await tmem(["--dir", d, "prompt"])).stderr).toBe("")
     }
-    fs.writeFileSync(path.join(d, "user.md"), "Prefers tabs\n§\nline one")
-    const fixed = await tmem(["--dir", d, "facts", "show", "user"])
-    expect(fixed.stdout).toContain("line one")
-    expect(fixed.stderr).toBe("")
-    expect((await tmem(["--dir", d, "prompt"])).stderr).toBe("")
-  })
+  )
 
   it("a fact file that is a symbolic link is refused on one line; the link's target is never printed", async () => {
     const d = fresh()
@@ -93,7 +111,12 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     expect(prompt.code).toBe(1)
     expect(prompt.stdout).not.toContain("root:x")
     expect(prompt.stderr).toMatch(
-      /^(tmem: )?memory: cannot read .*user\.md: it is a symbolic link, which tmem does not follow; replace it with the file itself \(ELOOP\)\n$/
+      new RegExp(
+        [
+          String.raw`^(tmem: )?memory: cannot read .*user\.md: it is a symbolic link, which tmem does not follow; `,
+          String.raw`replace it with the file itself \(ELOOP\)\n$`
+        ].join("")
+      )
     )
   })
 
@@ -104,7 +127,8 @@ describe("a hand edit that breaks the write rules, seen from the CLI", () => {
     const r = await tmem(["--dir", d, "--config", path.join(d, "config.json"), "facts", "show"])
     expect(r.code).toBe(1)
     expect(r.stderr.replace(/^tmem: /, "")).toBe(
-      `config: ${path.join(d, "config.json")} is a symbolic link, which tmem does not follow; replace it with the file itself\n`
+      `config: ${path.join(d, "config.json")} is a symbolic link, which tmem does not follow; ` +
+        `replace it with the file itself\n`
     )
   })
 })

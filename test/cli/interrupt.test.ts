@@ -60,33 +60,36 @@ const transcript = (workspace: string) => ({
 })
 
 describe("Ctrl-C and SIGTERM while the model answers", () => {
-  it("session ingest: SIGINT exits 130 with one line; running the ingest again finishes the session with the model", async () => {
-    const dir = fresh()
-    fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ memory: { consolidate_on_end: false } }))
-    const file = path.join(dir, "t.json")
-    fs.writeFileSync(file, JSON.stringify(transcript(dir)))
-    const cut = await interrupted(["--dir", dir, ...llm(), "session", "ingest", file], "SIGINT")
-    expect(cut).toMatchObject({ code: 130, stdout: "" })
-    expect(cut.stderr).toMatch(/^tmem: interrupted by SIGINT; [^\n]*\n$/)
-    expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({
-      ok: true,
-      result: []
-    })
-    hanging = undefined
-    const again = await tmem(["--dir", dir, ...llm(), "session", "ingest", file])
-    expect(again).toMatchObject({
-      code: 0,
-      stdout: "session s-cut: 6 messages; episode stored (trusted)\n",
-      stderr: ""
-    })
-    expect((await tmem(["--dir", dir, "episodes", "show", "s-cut"])).stdout).toContain(SUMMARY)
-    // finished now: a third run is refused as before
-    expect(await tmem(["--dir", dir, ...llm(), "session", "ingest", file])).toMatchObject({
-      code: 1,
-      stderr: 'tmem: session "s-cut" was already ingested; give the transcript a new session_id\n'
-    })
-    expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
-  })
+  it(
+    "session ingest: SIGINT exits 130 with one line; " + "running the ingest again finishes the session with the model",
+    async () => {
+      const dir = fresh()
+      fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ memory: { consolidate_on_end: false } }))
+      const file = path.join(dir, "t.json")
+      fs.writeFileSync(file, JSON.stringify(transcript(dir)))
+      const cut = await interrupted(["--dir", dir, ...llm(), "session", "ingest", file], "SIGINT")
+      expect(cut).toMatchObject({ code: 130, stdout: "" })
+      expect(cut.stderr).toMatch(/^tmem: interrupted by SIGINT; [^\n]*\n$/)
+      expect(JSON.parse((await tmem(["--dir", dir, "--json", "episodes", "list", "--all"])).stdout)).toEqual({
+        ok: true,
+        result: []
+      })
+      hanging = undefined
+      const again = await tmem(["--dir", dir, ...llm(), "session", "ingest", file])
+      expect(again).toMatchObject({
+        code: 0,
+        stdout: "session s-cut: 6 messages; episode stored (trusted)\n",
+        stderr: ""
+      })
+      expect((await tmem(["--dir", dir, "episodes", "show", "s-cut"])).stdout).toContain(SUMMARY)
+      // finished now: a third run is refused as before
+      expect(await tmem(["--dir", dir, ...llm(), "session", "ingest", file])).toMatchObject({
+        code: 1,
+        stderr: 'tmem: session "s-cut" was already ingested; give the transcript a new session_id\n'
+      })
+      expect(server.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(2)
+    }
+  )
 
   it("facts consolidate: SIGTERM exits 143 with one line and leaves the file as it was", async () => {
     const dir = fresh()

@@ -77,7 +77,12 @@ describe("tmem with a model", () => {
     const r = await tmem(["--dir", dir, "--llm-url", down.url, "--llm-model", "m", "facts", "consolidate", "env"])
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(
-      /^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: .*check llm\.base_url and that the server is running\n$/
+      new RegExp(
+        [
+          String.raw`^memory: consolidate LLM: llm: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: `,
+          String.raw`.*check llm\.base_url and that the server is running\n$`
+        ].join("")
+      )
     )
   })
 
@@ -143,7 +148,8 @@ describe("consolidation across processes", () => {
       expect(await pass).toMatchObject({
         code: 1,
         stderr:
-          "memory: env changed while consolidating; nothing written, every concurrent change kept — run consolidate again\n"
+          "memory: env changed while consolidating; nothing written, every concurrent change kept — " +
+          "run consolidate again\n"
       })
       expect(fs.readFileSync(path.join(dir, "env.md"), "utf8")).toBe(
         [...FACTS, "Staging listens on port 5433"].join("\n§\n")
@@ -201,7 +207,8 @@ describe("tmem dev llm-server's answers (the demo model)", () => {
     }
     expect(shown.result.extractive).toBe(false)
     expect(shown.result.text).toBe(
-      'In this session the user asked "Fix the lexer crash on empty input" and 2 more requests; the agent last replied "Done.".'
+      'In this session the user asked "Fix the lexer crash on empty input" and 2 more requests; ' +
+        'the agent last replied "Done.".'
     )
     expect(chatsSent().some((c) => c.includes("Fix the lexer crash on empty input"))).toBe(true)
   })

@@ -44,7 +44,8 @@ describe("several memories in one directory (--memory, $TMEM_MEMORY, openMemory(
       expect(r.code).toBe(1)
       expect(r.stderr).toMatch(
         new RegExp(
-          `^tmem: invalid memory id ".*": use 1-64 lowercase letters, digits, - and _, starting with a letter or digit \\(${where.replace("$", "\\$")}\\)\\n$`
+          `^tmem: invalid memory id ".*": use 1-64 lowercase letters, digits, - and _, ` +
+            `starting with a letter or digit \\(${where.replace("$", "\\$")}\\)\\n$`
         )
       )
     }

@@ -21,40 +21,44 @@ describe("the default configuration opens no socket", () => {
     expect(r.stderr).toContain("NETWORK-ATTEMPT")
   })
 
-  it("demo, facts, tool, prompt, events, session ingest, episodes, recall and eval recall run without a single network attempt", () => {
-    const dir = tempMemoryDir()
-    const transcript = path.join(dir, "t.json")
-    const turn = (n: number) => [
-      { role: "user", content: `question ${n} about the lexer` },
-      { role: "assistant", content: "", tool_calls: [{ name: "shell", arguments: { command: "npm test" } }] },
-      { role: "assistant", content: `answer ${n}` }
-    ]
-    fs.writeFileSync(
-      transcript,
-      JSON.stringify({ session_id: "offline", workspace: dir, messages: [...turn(1), ...turn(2), ...turn(3)] })
-    )
-    try {
-      for (const args of [
-        ["--dir", dir, "session", "ingest", transcript],
-        ["--dir", dir, "episodes", "list", "--all"],
-        ["--dir", dir, "episodes", "search", "lexer"],
-        ["--dir", dir, "recall", "lexer question"],
-        ["--dir", dir, "eval", "recall", path.resolve("test/fixtures/eval/tiny.json")],
-        ["--dir", dir, "tool", '{"action":"search","query":"lexer"}'],
-        ["demo"],
-        ["--dir", dir, "facts", "add", "user", "Prefers dark mode"],
-        ["--dir", dir, "facts", "add", "user", "Prefers dark mode in every editor"],
-        ["--dir", dir, "tool", '{"action":"stats","target":"user"}'],
-        ["--dir", dir, "facts", "show"],
-        ["--dir", dir, "prompt"],
-        ["--dir", dir, "events"]
-      ]) {
-        const r = run(args)
-        expect(r.stderr, args.join(" ")).not.toContain("NETWORK-ATTEMPT")
-        expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+  it(
+    "demo, facts, tool, prompt, events, session ingest, episodes, recall and eval recall " +
+      "run without a single network attempt",
+    () => {
+      const dir = tempMemoryDir()
+      const transcript = path.join(dir, "t.json")
+      const turn = (n: number) => [
+        { role: "user", content: `question ${n} about the lexer` },
+        { role: "assistant", content: "", tool_calls: [{ name: "shell", arguments: { command: "npm test" } }] },
+        { role: "assistant", content: `answer ${n}` }
+      ]
+      fs.writeFileSync(
+        transcript,
+        JSON.stringify({ session_id: "offline", workspace: dir, messages: [...turn(1), ...turn(2), ...turn(3)] })
+      )
+      try {
+        for (const args of [
+          ["--dir", dir, "session", "ingest", transcript],
+          ["--dir", dir, "episodes", "list", "--all"],
+          ["--dir", dir, "episodes", "search", "lexer"],
+          ["--dir", dir, "recall", "lexer question"],
+          ["--dir", dir, "eval", "recall", path.resolve("test/fixtures/eval/tiny.json")],
+          ["--dir", dir, "tool", '{"action":"search","query":"lexer"}'],
+          ["demo"],
+          ["--dir", dir, "facts", "add", "user", "Prefers dark mode"],
+          ["--dir", dir, "facts", "add", "user", "Prefers dark mode in every editor"],
+          ["--dir", dir, "tool", '{"action":"stats","target":"user"}'],
+          ["--dir", dir, "facts", "show"],
+          ["--dir", dir, "prompt"],
+          ["--dir", dir, "events"]
+        ]) {
+          const r = run(args)
+          expect(r.stderr, args.join(" ")).not.toContain("NETWORK-ATTEMPT")
+          expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
     }
-  })
+  )
 })

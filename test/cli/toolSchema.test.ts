@@ -24,16 +24,19 @@ describe("tmem tool --schema", () => {
     expect(json(m.stdout)).toMatchObject({ name: "memory", inputSchema: memoryToolJsonSchema })
   })
 
-  it("needs no memory directory; with --json (before or after) it has the {ok,result} shape of every command", async () => {
-    for (const argv of [
-      ["--json", "tool", "--schema", "mcp"],
-      ["tool", "--schema", "mcp", "--json"]
-    ]) {
-      const r = await tmem(argv, { env: { TMEM_DIR: "/nonexistent/tmem-schema-test" } })
-      expect(r.code).toBe(0)
-      expect(json(r.stdout)).toEqual({ ok: true, result: toolDefinition("mcp") })
+  it(
+    "needs no memory directory; " + "with --json (before or after) it has the {ok,result} shape of every command",
+    async () => {
+      for (const argv of [
+        ["--json", "tool", "--schema", "mcp"],
+        ["tool", "--schema", "mcp", "--json"]
+      ]) {
+        const r = await tmem(argv, { env: { TMEM_DIR: "/nonexistent/tmem-schema-test" } })
+        expect(r.code).toBe(0)
+        expect(json(r.stdout)).toEqual({ ok: true, result: toolDefinition("mcp") })
+      }
     }
-  })
+  )
 
   it("another value is a usage error: exit 2, nothing on stdout", async () => {
     const r = await tmem(["tool", "--schema", "gemini"])

@@ -105,7 +105,8 @@ describe("tmem: what reaches the terminal from errors", () => {
     const r = await tmem(["--dir", fresh(), "tool", '{"action":"view","query":"a\\nb"}'])
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(
-      "episode a\\nb is pending review (untrusted provenance) — promote it with `tmem episodes promote` before viewing\n"
+      "episode a\\nb is pending review (untrusted provenance) " +
+        "— promote it with `tmem episodes promote` before viewing\n"
     )
   })
 

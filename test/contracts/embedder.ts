@@ -60,7 +60,8 @@ export const embedderContract = (name: string, make: Effect.Effect<Layer.Layer<E
     )
 
     it.scopedLive(
-      "a text is closest to itself; similarities, when offered, are one finite value in [-1, 1] per corpus text and agree",
+      "a text is closest to itself; " +
+        "similarities, when offered, are one finite value in [-1, 1] per corpus text and agree",
       () =>
         run((e) =>
           Effect.gen(function* () {

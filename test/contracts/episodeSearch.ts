@@ -103,24 +103,28 @@ export const episodeSearchContract = (
       expect(found[0]!.id).toBe("a")
     })
 
-    it("keeps the mark of the last update, across a reopening when it persists, and an update without one clears it", async () => {
-      const { layer, reopen } = fresh()
-      const marks = await run(layer, (s) =>
-        Effect.gen(function* () {
-          const before = yield* s.inStepWith
-          yield* s.update(DOCS, [], "episodes@3")
-          const after = yield* s.inStepWith
-          // nothing to index, only a new name for the same documents
-          yield* s.update([], [], "episodes@4")
-          return [before, after, yield* s.inStepWith]
-        })
-      )
-      expect(marks).toEqual([undefined, "episodes@3", "episodes@4"])
-      if (reopen !== undefined) {
-        const again = reopen()
-        expect(await run(again, (s) => s.inStepWith)).toBe("episodes@4")
-        expect(await run(again, (s) => Effect.zipRight(s.update([], ["c"]), s.inStepWith))).toBeUndefined()
-        expect((await run(reopen(), (s) => s.indexed)).has("c")).toBe(false)
+    it(
+      "keeps the mark of the last update, " +
+        "across a reopening when it persists, and an update without one clears it",
+      async () => {
+        const { layer, reopen } = fresh()
+        const marks = await run(layer, (s) =>
+          Effect.gen(function* () {
+            const before = yield* s.inStepWith
+            yield* s.update(DOCS, [], "episodes@3")
+            const after = yield* s.inStepWith
+            // nothing to index, only a new name for the same documents
+            yield* s.update([], [], "episodes@4")
+            return [before, after, yield* s.inStepWith]
+          })
+        )
+        expect(marks).toEqual([undefined, "episodes@3", "episodes@4"])
+        if (reopen !== undefined) {
+          const again = reopen()
+          expect(await run(again, (s) => s.inStepWith)).toBe("episodes@4")
+          expect(await run(again, (s) => Effect.zipRight(s.update([], ["c"]), s.inStepWith))).toBeUndefined()
+          expect((await run(reopen(), (s) => s.indexed)).has("c")).toBe(false)
+        }
       }
-    })
+    )
   })

@@ -13,34 +13,38 @@ const temp: Array<string> = []
 afterAll(() => temp.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
 describe("the npm package", () => {
-  it("ships the built library with its types, the CLI, the docs and the licence, and no tests, sources or bundle map", () => {
-    const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8" })
-    expect(r.status, r.stderr).toBe(0)
-    const listed = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string; size: number }> }>)[0]!.files
-    const files = listed.map((f) => f.path)
-    for (const f of [
-      "dist/index.js",
-      "dist/index.d.ts",
-      "dist/testing.js",
-      "dist/testing.d.ts",
-      "dist/bin.js",
-      "dist/tmem.cjs",
-      "README.md",
-      "docs/CLI.md",
-      "package.json",
-      "LICENSE"
-    ])
-      expect(files).toContain(f)
-    expect(files.some((f) => f.startsWith("dist/adapters/facade/openMemory.d.ts"))).toBe(true)
-    expect(
-      files.filter(
-        (f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("bench/") || f.includes(".cache")
-      )
-    ).toEqual([])
-    // the bundle's source map maps into every bundled dependency: 11 MB nobody installing the package needs
-    expect(files).not.toContain("dist/tmem.cjs.map")
-    expect(listed.filter((f) => f.size > 2_000_000).map((f) => f.path)).toEqual([])
-  })
+  it(
+    "ships the built library with its types, the CLI, the docs and the licence, and no tests, " +
+      "sources or bundle map",
+    () => {
+      const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8" })
+      expect(r.status, r.stderr).toBe(0)
+      const listed = (JSON.parse(r.stdout) as Array<{ files: Array<{ path: string; size: number }> }>)[0]!.files
+      const files = listed.map((f) => f.path)
+      for (const f of [
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/testing.js",
+        "dist/testing.d.ts",
+        "dist/bin.js",
+        "dist/tmem.cjs",
+        "README.md",
+        "docs/CLI.md",
+        "package.json",
+        "LICENSE"
+      ])
+        expect(files).toContain(f)
+      expect(files.some((f) => f.startsWith("dist/adapters/facade/openMemory.d.ts"))).toBe(true)
+      expect(
+        files.filter(
+          (f) => f.startsWith("test/") || f.startsWith("src/") || f.startsWith("bench/") || f.includes(".cache")
+        )
+      ).toEqual([])
+      // the bundle's source map maps into every bundled dependency: 11 MB nobody installing the package needs
+      expect(files).not.toContain("dist/tmem.cjs.map")
+      expect(listed.filter((f) => f.size > 2_000_000).map((f) => f.path)).toEqual([])
+    }
+  )
 
   it("the licence file is the licence package.json names, and the README asks for the Node that engines does", () => {
     expect(pkg.license).toBe("MIT")
@@ -75,7 +79,9 @@ openMemory({ dir: process.argv[2] }).then(async (m) => {
     )
     fs.writeFileSync(
       path.join(app, "main.mjs"),
-      `import * as main from "tiered-memory"\nimport { startScriptedServer } from "tiered-memory/testing"\nconsole.log(typeof main.openMemory, typeof startScriptedServer, "startScriptedServer" in main)\n`
+      `import * as main from "tiered-memory"\n` +
+        `import { startScriptedServer } from "tiered-memory/testing"\n` +
+        `console.log(typeof main.openMemory, typeof startScriptedServer, "startScriptedServer" in main)\n`
     )
     const cjs = spawnSync(process.execPath, ["main.cjs", path.join(work, "memory")], { cwd: app, encoding: "utf8" })
     expect(cjs.stderr).toBe("")

@@ -136,34 +136,41 @@ const alive = (pid: number) => {
 }
 
 describe("doc transcripts: running", () => {
-  it("runs each command with bash, capturing what it prints and its status; a syntax error stops only its command", async () => {
-    const [run] = await runOne(
-      [`${fence}sh`, "$ echo out; echo err >&2", "$ (exit 3)", "$ echo <x>", "$ echo after", fence].join("\n")
-    )
-    expect(run!.commands.map((c) => c.exit)).toEqual([0, 3, 2, 0])
-    expect(run!.commands[0]!.printed).toBe("out\nerr\n")
-    expect(run!.commands[2]!.printed).toContain("syntax error")
-    expect(run!.commands[3]!.printed).toBe("after\n")
-  })
+  it(
+    "runs each command with bash, capturing what it prints and its status; " + "a syntax error stops only its command",
+    async () => {
+      const [run] = await runOne(
+        [`${fence}sh`, "$ echo out; echo err >&2", "$ (exit 3)", "$ echo <x>", "$ echo after", fence].join("\n")
+      )
+      expect(run!.commands.map((c) => c.exit)).toEqual([0, 3, 2, 0])
+      expect(run!.commands[0]!.printed).toBe("out\nerr\n")
+      expect(run!.commands[2]!.printed).toContain("syntax error")
+      expect(run!.commands[3]!.printed).toBe("after\n")
+    }
+  )
 
-  it("carries exported variables into a continuing block, starts with an empty TMEM_DIR, and stops background jobs at the end of each block", async () => {
-    const runs = await runOne(
-      [
-        `${fence}sh`,
-        "$ export GREETING=hi",
-        '$ ls -A "$TMEM_DIR" | wc -l',
-        `$ sh -c 'echo $$; exec sleep 300' &`,
-        fence,
-        `${fence}sh`,
-        "# continues",
-        "$ echo $GREETING",
-        fence
-      ].join("\n")
-    )
-    expect(runs[0]!.commands[1]!.printed.trim()).toBe("0")
-    const pid = Number(runs[0]!.commands[2]!.printed.trim())
-    expect(pid).toBeGreaterThan(0)
-    expect(alive(pid)).toBe(false)
-    expect(runs[1]!.commands[0]!.printed).toBe("hi\n")
-  })
+  it(
+    "carries exported variables into a continuing block, starts with an empty TMEM_DIR, " +
+      "and stops background jobs at the end of each block",
+    async () => {
+      const runs = await runOne(
+        [
+          `${fence}sh`,
+          "$ export GREETING=hi",
+          '$ ls -A "$TMEM_DIR" | wc -l',
+          `$ sh -c 'echo $$; exec sleep 300' &`,
+          fence,
+          `${fence}sh`,
+          "# continues",
+          "$ echo $GREETING",
+          fence
+        ].join("\n")
+      )
+      expect(runs[0]!.commands[1]!.printed.trim()).toBe("0")
+      const pid = Number(runs[0]!.commands[2]!.printed.trim())
+      expect(pid).toBeGreaterThan(0)
+      expect(alive(pid)).toBe(false)
+      expect(runs[1]!.commands[0]!.printed).toBe("hi\n")
+    }
+  )
 })

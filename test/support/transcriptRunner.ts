@@ -47,7 +47,8 @@ const script = (t: Transcript, index: number, cap: string, port: number, first: 
   const out = (i: number) => path.join(cap, `${index}-${i}`)
   const lines = [
     first ? `export TMEM_DIR="$(mktemp -d)"` : `. ${quote(path.join(cap, `${index - 1}.env`))}`,
-    `__doc_wait() { local i=0; while [ "$(wc -l < "$1")" -lt "$3" ] && kill -0 "$2" 2>/dev/null && [ $i -lt ${BACKGROUND_READY_POLLS} ]; do sleep 0.05; i=$((i+1)); done; cp "$1" "$1.shown"; }`
+    `__doc_wait() { local i=0; while [ "$(wc -l < "$1")" -lt "$3" ] && kill -0 "$2" 2>/dev/null ` +
+      `&& [ $i -lt ${BACKGROUND_READY_POLLS} ]; do sleep 0.05; i=$((i+1)); done; cp "$1" "$1.shown"; }`
   ]
   t.commands.forEach((c, i) => {
     if (c.notRun !== undefined) return

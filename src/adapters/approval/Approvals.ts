@@ -39,7 +39,8 @@ export const askOn =
     if (input.isTTY !== true) {
       // what would have been asked about (every line but the question), so the refusal names its call
       output.write(
-        `${prompt.slice(0, prompt.lastIndexOf("\n") + 1)}tmem: cannot ask for approval: stdin is not a terminal; answered no (use --approve auto or deny in scripts)\n`
+        `${prompt.slice(0, prompt.lastIndexOf("\n") + 1)}tmem: cannot ask for approval: stdin is not a terminal; ` +
+          "answered no (use --approve auto or deny in scripts)\n"
       )
       return Promise.resolve(undefined)
     }

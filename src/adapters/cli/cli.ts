@@ -88,13 +88,17 @@ const tool = Command.make(
     })
 ).pipe(
   Command.withDescription(
-    'run one call of the `memory` tool, e.g. tmem tool \'{"action":"stats","target":"env"}\'; --schema prints its definition'
+    'run one call of the `memory` tool, e.g. tmem tool \'{"action":"stats","target":"env"}\'; ' +
+      "--schema prints its definition"
   )
 )
 
 const describeFile = (t: Target, entries: ReadonlyArray<string>, cap: number) => {
   const used = usedBytes(entries)
-  return `${t}: ${used}/${cap} bytes (${fillPercent(used, cap)}%), ${plural(entries.length, "entry", "entries")}\n${renderEntries(entries) || "(empty)"}`
+  return (
+    `${t}: ${used}/${cap} bytes (${fillPercent(used, cap)}%), ${plural(entries.length, "entry", "entries")}\n` +
+    `${renderEntries(entries) || "(empty)"}`
+  )
 }
 
 /**
@@ -123,7 +127,8 @@ const remindRejectedEdits = (g: Globals, targets: ReadonlyArray<Target>) =>
         )
           return
         yield* Effect.logWarning(
-          `memory: ${t}.md has an edit that was not adopted (${rejection.reason}); it is kept as ${rejection.keptAs} and the memory still holds the last valid ${t}.md — fix it and save it as ${t}.md`
+          `memory: ${t}.md has an edit that was not adopted (${rejection.reason}); it is kept as ${rejection.keptAs} ` +
+            `and the memory still holds the last valid ${t}.md — fix it and save it as ${t}.md`
         )
       }),
     { discard: true }
@@ -182,7 +187,8 @@ const stats = Command.make("stats", { target: targetArg }, ({ target: t }) =>
           entries: ReadonlyArray<{ index: number; chars: number; preview: string }>
         }
         const lines = [
-          `${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ${plural(s.entries.length, "entry", "entries")}`
+          `${s.target}: ${s.used}/${s.cap} bytes (${fillPercent(s.used, s.cap)}%), ` +
+            `${plural(s.entries.length, "entry", "entries")}`
         ]
         for (const e of s.entries) lines.push(`[${e.index}] ${e.chars}c ${goQuote(e.preview)}`)
         return { text: lines.join("\n"), json: result }
@@ -228,7 +234,9 @@ const edit = Command.make("edit", { target: targetArg }, ({ target: raw }) =>
           Effect.mapError((e) =>
             e._tag === "VersionConflict"
               ? {
-                  message: `memory: ${t}.md changed while you were editing; nothing written (your text is in ${file}); run edit again`
+                  message:
+                    `memory: ${t}.md changed while you were editing; nothing written ` +
+                    `(your text is in ${file}); run edit again`
                 }
               : { message: `${e.message} — nothing written (your text is in ${file})` }
           )
@@ -283,7 +291,8 @@ const revert = Command.make(
           const parsed = parseRevertRef(ref)
           if (parsed === undefined)
             return yield* Effect.fail({
-              message: `memory: ${goQuote(ref)} is not a version; use <target>@<version> such as env@7 (see tmem events)`
+              message:
+                `memory: ${goQuote(ref)} is not a version; ` + "use <target>@<version> such as env@7 (see tmem events)"
             })
           const named = Option.isSome(targetOption) ? yield* parseTarget(targetOption.value) : parsed.target
           let target: Target
@@ -294,11 +303,15 @@ const revert = Command.make(
             if (ok.length === 1) target = ok[0]!
             else if (ok.length === 2)
               return yield* Effect.fail({
-                message: `memory: both user@${parsed.version} and env@${parsed.version} can be reverted; name one, e.g. tmem facts revert env@${parsed.version}`
+                message:
+                  `memory: both user@${parsed.version} and env@${parsed.version} can be reverted; ` +
+                  `name one, e.g. tmem facts revert env@${parsed.version}`
               })
             else
               return yield* Effect.fail({
-                message: `memory: neither user nor env has a revertible change at version ${parsed.version}; name it as <target>@<version> (see tmem events)`
+                message:
+                  `memory: neither user nor env has a revertible change at version ${parsed.version}; ` +
+                  "name it as <target>@<version> (see tmem events)"
               })
           }
           const r = yield* revertFacts(target, parsed.version)
@@ -353,7 +366,9 @@ const llmServer = Command.make(
                     Promise.resolve(demoHandler(request, n)).then((r) => (delayMs > 0 ? { ...r, delayMs } : r))
                 }),
               catch: (e) => ({
-                message: `tmem: cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}; pick another --port`
+                message:
+                  `tmem: cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}; ` +
+                  "pick another --port"
               })
             }),
             (s) => Effect.promise(() => s.close())

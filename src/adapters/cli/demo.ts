@@ -148,7 +148,10 @@ const episodeWalk = (dir: string) =>
       const outcome = yield* endSession(id, zone)
       lines.push(
         outcome.kind === "episode"
-          ? `session ${id}: episode stored (${outcome.source}), ${outcome.provenance.untrusted === true ? `pending review — untrusted: ${(outcome.provenance.sources ?? []).join(", ")}` : "trusted"}`
+          ? `session ${id}: episode stored (${outcome.source}), ` +
+              (outcome.provenance.untrusted === true
+                ? `pending review — untrusted: ${(outcome.provenance.sources ?? []).join(", ")}`
+                : "trusted")
           : `session ${id}: ${outcome.kind}`
       )
     }
@@ -199,7 +202,8 @@ export const runDemo = (g: Globals) =>
       `tiered-memory demo — memory directory ${dir}${given === undefined ? " (temporary, removed at the end)" : ""}`
     )
     yield* out(
-      `caps for this walk: user ${DEMO_CONFIG.factsLimitUser} bytes, env ${DEMO_CONFIG.factsLimitEnv} bytes; local embedder, no network`
+      `caps for this walk: user ${DEMO_CONFIG.factsLimitUser} bytes, env ${DEMO_CONFIG.factsLimitEnv} bytes; ` +
+        "local embedder, no network"
     )
     let n = 0
     for (const step of STEPS) {

@@ -143,7 +143,11 @@ const ingest = Command.make(
                 ? "no episode (the summary was declined as not worth remembering)"
                 : outcome.droppedAsDuplicateOf !== undefined
                   ? `episode dropped: an untrusted near-copy of ${outcome.droppedAsDuplicateOf}`
-                  : `episode stored (${outcome.source === "extractive" ? "extractive summary, no LLM; " : ""}${outcome.provenance.untrusted === true ? `pending review, untrusted: ${(outcome.provenance.sources ?? []).join(", ")}` : "trusted"})`
+                  : `episode stored (${outcome.source === "extractive" ? "extractive summary, no LLM; " : ""}` +
+                    (outcome.provenance.untrusted === true
+                      ? `pending review, untrusted: ${(outcome.provenance.sources ?? []).join(", ")}`
+                      : "trusted") +
+                    ")"
           return { text: `${head}; ${what}`, json: { session_id: t.session_id, messages: messages.length, outcome } }
         })
       )
@@ -160,7 +164,8 @@ export const sessionCmd = Command.make("session").pipe(
 )
 
 const listLine = (e: Episode) =>
-  `${e.sessionId}  ${e.createdAt.slice(0, 16).replace("T", " ")}  ${plural(e.turns, "turn", "turns")}  ${trustOf(e)}${e.source === "extractive" ? "  [extractive]" : ""}\n  ${previewOf(e)}`
+  `${e.sessionId}  ${e.createdAt.slice(0, 16).replace("T", " ")}  ${plural(e.turns, "turn", "turns")}  ${trustOf(e)}` +
+  `${e.source === "extractive" ? "  [extractive]" : ""}\n  ${previewOf(e)}`
 const episodeJson = (e: Episode) => ({
   session_id: e.sessionId,
   turns: e.turns,

@@ -58,7 +58,8 @@ const recall = Command.make(
     )
 ).pipe(
   Command.withDescription(
-    "measure recall on a dataset (each conversation in a scratch memory, your configuration): hit@1/3/5, answer-in-block, latency"
+    "measure recall on a dataset (each conversation in a scratch memory, your configuration): " +
+      "hit@1/3/5, answer-in-block, latency"
   )
 )
 

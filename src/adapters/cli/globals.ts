@@ -21,7 +21,8 @@ export const globalOptions = {
   ),
   memory: Options.text("memory").pipe(
     Options.withDescription(
-      "which memory of the directory (default: $TMEM_MEMORY, else `default`, the directory itself; another lives in <dir>/memories/<id>/)"
+      "which memory of the directory (default: $TMEM_MEMORY, else `default`, the directory itself; " +
+        "another lives in <dir>/memories/<id>/)"
     ),
     Options.optional
   ),

@@ -53,8 +53,12 @@ const usageOptions = (u: Usage.Usage, into: Map<string, boolean>): Map<string, b
 }
 
 /** The sentences @effect/cli adds to every option and argument; the type is already in the usage. */
-const BOILERPLATE =
-  /^(A user-defined piece of text|A true or false value|An integer|A floating point number|A path to a file|One of the following: .*|This setting is optional)\.?$/
+const BOILERPLATE = new RegExp(
+  [
+    String.raw`^(A user-defined piece of text|A true or false value|An integer|A floating point number|`,
+    String.raw`A path to a file|One of the following: .*|This setting is optional)\.?$`
+  ].join("")
+)
 
 /** A help document as plain text: sections as `Title:`, definition lists as aligned two-column rows. */
 export const plainHelp = (doc: HelpDoc.HelpDoc, skipSections: ReadonlyArray<string> = []): string => {
@@ -178,7 +182,8 @@ export const commandHelp = (s: CommandSpec): string => {
     plainHelp(s.help),
     ...(sub.length > 0 ? ["", "Commands:", ...sub] : []),
     "",
-    "Global options (--dir, --memory, --config, --json, -v, --llm-url, --llm-model, --approve) go before or after the command: see tmem --help"
+    "Global options (--dir, --memory, --config, --json, -v, --llm-url, --llm-model, --approve) " +
+      "go before or after the command: see tmem --help"
   ].join("\n")
 }
 
@@ -232,7 +237,9 @@ export const frontEnd = (root: CommandSpec, version: string, args: ReadonlyArray
       if (child === undefined && node.children.length > 0)
         return {
           _tag: "Usage",
-          message: `unknown command ${[...node.path, word].join(" ")} (one of: ${node.children.map((c) => c.path[c.path.length - 1]).join(", ")})`,
+          message:
+            `unknown command ${[...node.path, word].join(" ")} ` +
+            `(one of: ${node.children.map((c) => c.path[c.path.length - 1]).join(", ")})`,
           json
         }
       if (child !== undefined) node = child

@@ -13,7 +13,9 @@ export const cliLogger = Logger.replace(
     warned.push(text)
     // on a terminal, first erase a progress spinner's line so the warning is not written into it
     process.stderr.write(
-      `${process.stderr.isTTY ? "\r\u001b[K" : ""}tmem: ${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ${printable(text.replace(/^memory: /, ""))}\n`
+      `${process.stderr.isTTY ? "\r\u001b[K" : ""}tmem: ` +
+        `${logLevel._tag === "Warning" ? "warning" : logLevel.label.toLowerCase()}: ` +
+        `${printable(text.replace(/^memory: /, ""))}\n`
     )
   })
 )

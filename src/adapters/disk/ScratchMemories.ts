@@ -27,7 +27,9 @@ export const layer = (config: MemoryConfig, parent: string = Os.tmpdir()) =>
                   try: () => fs.mkdtempSync(Path.join(parent, "tmem-eval-")),
                   catch: (e) =>
                     new ScratchUnavailable({
-                      text: `tmem: cannot create a scratch memory under ${parent}: ${e instanceof Error ? e.message : String(e)}`
+                      text:
+                        `tmem: cannot create a scratch memory under ${parent}: ` +
+                        `${e instanceof Error ? e.message : String(e)}`
                     })
                 }),
                 (d) => Effect.sync(() => fs.rmSync(d, { recursive: true, force: true }))

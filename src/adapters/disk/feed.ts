@@ -250,7 +250,10 @@ export const make = (root: string, lockWaitMs: number) => {
     }
   }
 
-  /** Whether no writer holds the feed lock right now (a feed line whose batch is missing is then a crash's leftover). */
+  /**
+   * Whether no writer holds the feed lock right now (a feed line whose batch is missing is then a crash's
+   * leftover).
+   */
   const idle = (): boolean => {
     let fd: number | undefined
     try {

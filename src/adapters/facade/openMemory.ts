@@ -37,7 +37,10 @@ export interface OpenMemoryOptions {
   readonly config?: unknown
   /** The chat model, as the config file's `llm` block (`{ base_url, model, api_key_env, … }`); overrides `config`. */
   readonly llm?: Readonly<Record<string, unknown>>
-  /** The embedder, as the config file's `embedding` block (`{ provider: "http", base_url, model, … }`); overrides `config`. */
+  /**
+   * The embedder, as the config file's `embedding` block (`{ provider: "http", base_url, model, … }`); overrides
+   * `config`.
+   */
   readonly embedder?: Readonly<Record<string, unknown>>
   /**
    * Lifecycle events, read from the store's feed once each write is durable: this memory's writes and, while the

@@ -141,7 +141,8 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
         const i = item.index
         if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= n || ordered[i] !== undefined) {
           return fail(
-            `returned indices that are not a permutation of 0…${n - 1} (got ${oneLine(JSON.stringify(shape.data.map((d) => d.index ?? null)), 80)})`
+            `returned indices that are not a permutation of 0…${n - 1} ` +
+              `(got ${oneLine(JSON.stringify(shape.data.map((d) => d.index ?? null)), 80)})`
           )
         }
         ordered[i] = item.embedding
@@ -154,10 +155,12 @@ export const make = (config: EmbeddingConfig): Effect.Effect<HttpEmbedderInstanc
       if (dims > 0 && length !== dims) {
         return config.dims > 0
           ? fail(
-              `returned dims ${length} do not match the configured ${dims}; set embedding.dims to ${length} (the index is rebuilt)`
+              `returned dims ${length} do not match the configured ${dims}; ` +
+                `set embedding.dims to ${length} (the index is rebuilt)`
             )
           : fail(
-              `returned dims ${length} do not match the ${dims} of its first response; the model changed, set embedding.dims to rebuild`
+              `returned dims ${length} do not match the ${dims} of its first response; ` +
+                "the model changed, set embedding.dims to rebuild"
             )
       }
       dims = length

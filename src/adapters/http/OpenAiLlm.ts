@@ -68,11 +68,14 @@ export const make = (
       switch (f._tag) {
         case "ConnectFailed":
           return unavailable(
-            `cannot reach ${endpoint}: ${f.detail} (${attemptsText(f.attempts)}); check llm.base_url and that the server is running`
+            `cannot reach ${endpoint}: ${f.detail} (${attemptsText(f.attempts)}); ` +
+              "check llm.base_url and that the server is running"
           )
         case "TimedOut":
           return new LlmTimeout({
-            reason: `llm: no answer from ${endpoint} within ${seconds(config.timeoutSeconds)}; raise llm.timeout_seconds or check the server`
+            reason:
+              `llm: no answer from ${endpoint} within ${seconds(config.timeoutSeconds)}; ` +
+              "raise llm.timeout_seconds or check the server"
           })
         case "BodyFailed":
           return bad(
@@ -80,7 +83,8 @@ export const make = (
           )
         case "TooLarge":
           return bad(
-            `the answer from ${endpoint} exceeds llm.max_response_bytes (${f.limit} bytes); raise llm.max_response_bytes or lower the token limit`
+            `the answer from ${endpoint} exceeds llm.max_response_bytes (${f.limit} bytes); ` +
+              "raise llm.max_response_bytes or lower the token limit"
           )
         case "InvalidUrl":
           return unavailable(`${endpoint} is not a usable URL (${f.detail}); fix llm.base_url`)
@@ -100,7 +104,8 @@ export const make = (
       if (!a.json.ok) {
         return Effect.fail(
           bad(
-            `${endpoint} answered ${a.status} with a body that is not JSON (${a.json.error}); check that llm.base_url is an OpenAI-compatible API root such as http://localhost:11434/v1`
+            `${endpoint} answered ${a.status} with a body that is not JSON (${a.json.error}); ` +
+              "check that llm.base_url is an OpenAI-compatible API root such as http://localhost:11434/v1"
           )
         )
       }

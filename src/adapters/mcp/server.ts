@@ -103,7 +103,8 @@ export const makeMemoryServer = (runtime: Runtime.Runtime<MemoryServices>): McpS
         description:
           target === "user"
             ? "The user fact file (read-only): entries separated by a line holding §. Change it with the memory tool."
-            : "The environment fact file (read-only): entries separated by a line holding §. Change it with the memory tool.",
+            : "The environment fact file (read-only): entries separated by a line holding §. " +
+              "Change it with the memory tool.",
         mimeType: "text/markdown"
       },
       async (): Promise<ReadResourceResult> => {

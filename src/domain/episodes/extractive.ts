@@ -10,7 +10,9 @@ import type { ChatMessage } from "../sessions/message.js"
 import { utf8Bytes } from "../text/utf8.js"
 import { looksLikeEpisode, SUMMARY_CAP_BYTES } from "./summary.js"
 
-/** One extracted sentence: `text` stands at `start` in the flattened content (`flattenContent`) of `messages[message]`. */
+/**
+ * One extracted sentence: `text` stands at `start` in the flattened content (`flattenContent`) of `messages[message]`.
+ */
 export interface ExtractedSentence {
   readonly message: number
   readonly start: number
@@ -107,16 +109,20 @@ const sentencesOf = (text: string, from: number): Array<[number, string]> => {
 // session.
 const STOP = new Set(
   (
-    "a an the and or but if then so of to in on at by for with from as is are was were be been being am do does did done have has had " +
-    "i me my mine we us our you your yours he him his she her it its they them their this that these those there here what which who whom " +
-    "when where why how not no yes can could will would shall should may might must just also very too really about into over than " +
-    "all any some more most much many such only own same other up down out off again once each both few nor now ever even still " +
+    "a an the and or but if then so of to in on at by for with from as is are was were be been being am do " +
+    "does did done have has had i me my mine we us our you your yours he him his she her it its they them " +
+    "their this that these those there here what which who whom when where why how not no yes can could will " +
+    "would shall should may might must just also very too really about into over than all any some more most " +
+    "much many such only own same other up down out off again once each both few nor now ever even still " +
     "anything something everything nothing someone anyone everyone thing things lot lots get got go going gonna new " +
-    "le la les un une des du de et ou mais donc en dans sur pour par avec sans est sont été être avoir ai as a ont je tu il elle nous vous ils elles " +
+    "le la les un une des du de et ou mais donc en dans sur pour par avec sans est " +
+    "sont été être avoir ai as a ont je tu il elle nous vous ils elles " +
     "ce cette ces mon ma mes ton ta tes son sa ses que qui quoi ne pas plus se au aux y " +
-    "der die das den dem des ein eine einen einem einer und oder aber wenn dann von zu im in auf mit für ist sind war waren sein haben hat " +
+    "der die das den dem des ein eine einen einem einer und oder aber wenn dann " +
+    "von zu im in auf mit für ist sind war waren sein haben hat " +
     "ich du er sie es wir ihr nicht kein keine auch noch schon nur sehr wie was wer wo dass " +
-    "el los las uno una unos unas y o pero si de del al en con por para es son fue ser estar está yo tú él ella nosotros ellos que qué no muy " +
+    "el los las uno una unos unas y o pero si de del al en con por para es son fue " +
+    "ser estar está yo tú él ella nosotros ellos que qué no muy " +
     "il lo gli uno una e o ma se di da con per è sono era essere avere ho hai io lui lei noi voi loro che non " +
     "o os um uma e ou mas se do da dos das em no na com por para é são foi ser eu ele ela nós eles que não " +
     "het een en of maar als van te op met voor is zijn was ik jij hij zij wij niet"
@@ -126,9 +132,11 @@ const STOP = new Set(
 // Talk that carries no content: greetings, thanks, fillers, interjections, in the same languages.
 const FILLER = new Set(
   (
-    "hi hey hello hiya yo bye goodbye thanks thank thx ty welcome please sorry ok okay okey sure yeah yep yup nope oh ah wow cool great " +
-    "awesome nice good glad happy lol haha hahaha hmm um uh well right totally absolutely definitely cheers hope see talk soon later " +
-    "bonjour salut merci oui non bien hallo danke bitte ja nein gut hola gracias sí bueno ciao grazie sì bene olá obrigado sim bom dag bedankt"
+    "hi hey hello hiya yo bye goodbye thanks thank thx ty welcome please sorry ok okay okey sure yeah yep yup " +
+    "nope oh ah wow cool great awesome nice good glad happy lol haha hahaha hmm um uh well right totally " +
+    "absolutely definitely cheers hope see talk soon later " +
+    "bonjour salut merci oui non bien hallo danke bitte ja nein gut hola gracias sí bueno " +
+    "ciao grazie sì bene olá obrigado sim bom dag bedankt"
   ).split(" ")
 )
 
@@ -136,11 +144,13 @@ const FILLER = new Set(
 const CUE = new Set(
   (
     "decided decide decision agreed agree chose choose chosen plan planned deadline scheduled " +
-    "error errors failed fail fails failure crash crashed bug broken exception timeout denied refused fixed fix fixes resolved " +
+    "error errors failed fail fails failure crash crashed bug broken exception timeout denied refused " +
+    "fixed fix fixes resolved " +
     "solved works worked finished completed deployed released shipped merged installed configured changed moved " +
     "started began bought sold won lost became joined married born adopted visited found learned " +
     "décidé décision erreur échec corrigé résolu terminé entschieden entscheidung fehler behoben gelöst fertig " +
-    "decidido decisión error fallo arreglado resuelto terminado deciso errore risolto finito decidiu erro corrigido resolvido"
+    "decidido decisión error fallo arreglado resuelto terminado " +
+    "deciso errore risolto finito decidiu erro corrigido resolvido"
   ).split(" ")
 )
 
@@ -148,8 +158,11 @@ const CUE = new Set(
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}_-]*/gu
 const DIGIT = /\p{N}/u
 const UPPER = /^\p{Lu}/u
-const MONTH =
-  /^(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september|oct|october|nov|november|dec|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|tomorrow|today|tonight|weekend|week|month|year)$/
+const MONTH = new RegExp(
+  "^(?:jan|january|feb|february|mar|march|apr|april|may|jun|june|jul|july|aug|august|sep|sept|september" +
+    "|oct|october|nov|november|dec|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday" +
+    "|yesterday|tomorrow|today|tonight|weekend|week|month|year)$"
+)
 
 interface Candidate {
   readonly message: number
@@ -212,7 +225,8 @@ class Terms {
 // ----------------------------------------------------------------------------------------------
 
 const MONTHS =
-  "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+  "(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?" +
+  "|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 const DATE = new RegExp(
   [
     "\\b\\d{4}-\\d{2}-\\d{2}\\b",
@@ -226,8 +240,10 @@ const DATE = new RegExp(
 const DATE_MESSAGES = 3
 const HEADER_BYTES = 80
 // What a date line may say besides its date: a label, a time of day, a weekday.
-const DATE_LINE_WORD =
-  /^(?:\d+|session|conversation|chat|meeting|date|time|day|on|at|am|pm|the|of|this|it|was|took|place|held|started|recorded|utc|gmt|z)$/
+const DATE_LINE_WORD = new RegExp(
+  String.raw`^(?:\d+|session|conversation|chat|meeting|date|time|day|on|at|am|pm|the|of|this|it|was|took|place` +
+    String.raw`|held|started|recorded|utc|gmt|z)$`
+)
 
 /** The date a short line states when it says nothing else (a label, a time, a weekday aside); else undefined. */
 const dateLine = (text: string): string | undefined => {

@@ -173,7 +173,10 @@ export class EpisodeNotPending extends Schema.TaggedError<EpisodeNotPending>()("
   sessionId: Schema.String
 }) {
   override get message() {
-    return `memory: episode ${JSON.stringify(this.sessionId)} is not pending review; only pending episodes can be discarded`
+    return (
+      `memory: episode ${JSON.stringify(this.sessionId)} is not pending review; ` +
+      `only pending episodes can be discarded`
+    )
   }
 }
 export type EpisodeError =

@@ -68,7 +68,10 @@ export const indexPreview = (text: string): string => {
     : `${truncateBytes(s, PREVIEW_CAP_BYTES - PREVIEW_DOTS.length)}${PREVIEW_DOTS}`
 }
 
-/** The model's "nothing worth remembering" answer (§3.5.2): `NONE`/`none.` alone, or a reply opening with the word `NONE`. */
+/**
+ * The model's "nothing worth remembering" answer (§3.5.2): `NONE`/`none.` alone, or a reply opening with the
+ * word `NONE`.
+ */
 export const isDecline = (reply: string): boolean => {
   const t = trimSpace(reply)
   return /^none\.?$/i.test(t) || /^NONE(?:$|[\s\p{P}])/u.test(t)

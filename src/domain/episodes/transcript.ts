@@ -78,7 +78,10 @@ const elide = (bytes: Uint8Array): string => {
     // moving the start only shrinks the tail, so the marker's possible extra digit still fits
     if (nextBreak !== -1 && nextBreak + 1 - start <= (total - start) / 2) start = nextBreak + 1
   }
-  return `${decoder.decode(bytes.subarray(0, head))}${elisionMarker(start - head)}${decoder.decode(bytes.subarray(start))}`
+  return (
+    `${decoder.decode(bytes.subarray(0, head))}${elisionMarker(start - head)}` +
+    `${decoder.decode(bytes.subarray(start))}`
+  )
 }
 
 /**

@@ -61,7 +61,8 @@ const danglingReference = (c: typeof ConversationFields.Type): Schema.FilterIssu
       if (!c.speakers.includes(t.speaker))
         return fail(
           ["sessions", i, "turns", j, "speaker"],
-          `${JSON.stringify(t.speaker)} is not one of the conversation's speakers (${c.speakers.map((x) => JSON.stringify(x)).join(", ")})`
+          `${JSON.stringify(t.speaker)} is not one of the conversation's speakers ` +
+            `(${c.speakers.map((x) => JSON.stringify(x)).join(", ")})`
         )
   }
   for (const [i, q] of c.questions.entries())

@@ -12,7 +12,9 @@ export const normalise = (s: string): string =>
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
 
-/** Answers shorter than this are too likely to match by chance (`no`, `5`); longer ones are sentences, never verbatim. */
+/**
+ * Answers shorter than this are too likely to match by chance (`no`, `5`); longer ones are sentences, never verbatim.
+ */
 export const SHORT_ANSWER_MIN = 3
 export const SHORT_ANSWER_MAX = 40
 

@@ -73,7 +73,9 @@ export const renderEvaluation = (source: string, e: EvaluationFigures): string =
   const missing = Object.entries(e.ingest.withoutEpisode)
   const s = e.recall
   return [
-    `recall on ${source}: ${plural(e.conversations, "conversation", "conversations")}, ${plural(e.sessions, "session", "sessions")} → ${plural(e.ingest.episodes, "episode", "episodes")}, ${plural(e.questions, "question", "questions")}`,
+    `recall on ${source}: ${plural(e.conversations, "conversation", "conversations")}, ` +
+      `${plural(e.sessions, "session", "sessions")} → ${plural(e.ingest.episodes, "episode", "episodes")}, ` +
+      `${plural(e.questions, "question", "questions")}`,
     ...(missing.length === 0
       ? []
       : [`sessions without a recallable episode: ${missing.map(([why, n]) => `${n} (${why})`).join(", ")}`]),
@@ -86,7 +88,9 @@ export const renderEvaluation = (source: string, e: EvaluationFigures): string =
     ...(s.unrelated.queries === 0
       ? []
       : [`unrelated queries: nothing recalled for ${percent(s.unrelated.empty)} of ${s.unrelated.queries}`]),
-    `recall latency: p50 ${millis(s.latencyMs.p50)}, p90 ${millis(s.latencyMs.p90)}, p99 ${millis(s.latencyMs.p99)}; block p50 ${Number.isNaN(s.blockBytes.p50) ? "–" : s.blockBytes.p50} bytes (max ${Number.isNaN(s.blockBytes.max) ? "–" : s.blockBytes.max})`,
+    `recall latency: p50 ${millis(s.latencyMs.p50)}, p90 ${millis(s.latencyMs.p90)}, p99 ${millis(s.latencyMs.p99)}; ` +
+      `block p50 ${Number.isNaN(s.blockBytes.p50) ? "–" : s.blockBytes.p50} bytes ` +
+      `(max ${Number.isNaN(s.blockBytes.max) ? "–" : s.blockBytes.max})`,
     `ingest: p50 ${millis(e.ingest.msPerSession.p50)} per session (p90 ${millis(e.ingest.msPerSession.p90)})`
   ].join("\n")
 }

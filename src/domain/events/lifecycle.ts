@@ -193,7 +193,10 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
     case "facts_imported":
       return `🧠 ⇣ memory[${t}] imported (${plural(e.newCount ?? 0, "entry", "entries")})`
     case "facts_edited_externally":
-      return `🧠 ✎ memory[${t}] edited outside tmem (${e.count ?? 0} → ${e.newCount ?? 0} entries)${e.content ? `: ${cut(e.content)}` : ""}`
+      return (
+        `🧠 ✎ memory[${t}] edited outside tmem (${e.count ?? 0} → ${e.newCount ?? 0} entries)` +
+        `${e.content ? `: ${cut(e.content)}` : ""}`
+      )
     case "facts_rewritten":
       return `🧠 ✎ memory[${t}] rewritten (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
     case "facts_reverted":

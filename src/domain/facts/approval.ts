@@ -32,7 +32,10 @@ export const displayEntry = (entry: string): string => {
   let k = EXCERPT_BYTES
   while (k > 0 && (bytes[k]! & 0xc0) === 0x80) k--
   const excerpt = new TextDecoder().decode(bytes.subarray(0, k))
-  return `[${bytes.length} bytes, sha256:${sha256Hex(bytes)} — longer than the ${DISPLAY_BOUND}-byte display bound, truncated: only the first ${k} bytes are shown] ${displayQuote(excerpt)}…`
+  return (
+    `[${bytes.length} bytes, sha256:${sha256Hex(bytes)} — longer than the ${DISPLAY_BOUND}-byte display bound, ` +
+    `truncated: only the first ${k} bytes are shown] ${displayQuote(excerpt)}…`
+  )
 }
 
 export type ApprovalSubject =
@@ -59,8 +62,10 @@ export const approvalResource = (s: ApprovalSubject): string => {
       return `memory add ${s.target}: ${displayQuote(s.content)}`
     case "replace":
       return s.entry === undefined
-        ? `memory replace ${s.target}: ${displayQuote(s.oldText)} → ${displayQuote(s.content)} (matched entry shown at confirmation)`
-        : `memory replace ${s.target}: entry ${displayEntry(s.entry)} (selected by ${displayQuote(s.oldText)}) → ${displayQuote(s.content)}`
+        ? `memory replace ${s.target}: ${displayQuote(s.oldText)} → ${displayQuote(s.content)} ` +
+            `(matched entry shown at confirmation)`
+        : `memory replace ${s.target}: entry ${displayEntry(s.entry)} ` +
+            `(selected by ${displayQuote(s.oldText)}) → ${displayQuote(s.content)}`
     case "remove":
       return s.entry === undefined
         ? `memory remove ${s.target}: ${displayQuote(s.oldText)} (matched entry shown at confirmation)`

@@ -49,7 +49,10 @@ export const characterProblem = (text: string): string | undefined => {
   if (LONE_SURROGATE.test(text)) return "content is not valid UTF-8 (unpaired surrogate)"
   const control = FORBIDDEN_CONTROL.exec(text)
   if (control === null) return undefined
-  return `content contains control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+  return (
+    `content contains control character ` +
+    `U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+  )
 }
 
 /**
@@ -63,7 +66,10 @@ export const entryProblem = (text: string): string | undefined => {
     return `${characters}; ${LONE_SURROGATE.test(text) ? "re-encode" : "remove"} it and retry`
   if (text.includes(SEPARATOR)) return `entry must not contain the entry separator ${goQuote(SEPARATOR)}`
   if (text.startsWith("§\n") || text.endsWith("\n§"))
-    return `entry must not start with ${goQuote("§\n")} or end with ${goQuote("\n§")}: beside another entry it reads as a separator`
+    return (
+      `entry must not start with ${goQuote("§\n")} or end with ${goQuote("\n§")}: ` +
+      `beside another entry it reads as a separator`
+    )
   return undefined
 }
 

@@ -7,8 +7,12 @@ import type { Target } from "./schema.js"
 /** The consolidation request (spec facts §6.1 step 3), kept recognisable for test doubles and log readers. */
 export const consolidationPrompt = (target: Target, entries: ReadonlyArray<string>): LlmRequestText => ({
   system:
-    "You are a memory consolidation system. Merge related entries into concise facts. Output as a JSON array of strings. Never more than the original count of entries.",
-  user: `Consolidate the following memory entries into a concise set of facts. Merge related entries, remove redundancy. Output as a JSON array of strings, for example: ["fact one", "fact two", "fact three"]\n\nEntries for ${target}:\n${entries.join("\n")}`
+    "You are a memory consolidation system. Merge related entries into concise facts. " +
+    "Output as a JSON array of strings. Never more than the original count of entries.",
+  user:
+    `Consolidate the following memory entries into a concise set of facts. Merge related entries, remove redundancy. ` +
+    `Output as a JSON array of strings, for example: ["fact one", "fact two", "fact three"]\n\n` +
+    `Entries for ${target}:\n${entries.join("\n")}`
 })
 
 const cut = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n)}…` : s)

@@ -157,7 +157,8 @@ const addCapError = (target: Target, cap: number, entries: ReadonlyArray<string>
     cap,
     used: usedBytes(entries),
     text: [
-      `memory: adding entry (${utf8Bytes(incoming)} chars) would exceed cap (${cap} chars); current: ${usedBytes(entries)}, max: ${cap}.`,
+      `memory: adding entry (${utf8Bytes(incoming)} chars) would exceed cap (${cap} chars); ` +
+        `current: ${usedBytes(entries)}, max: ${cap}.`,
       entryIndex(entries),
       EVICTION_GUIDANCE
     ].join("\n")
@@ -181,7 +182,8 @@ const mergeCapError = (target: Target, cap: number, entries: ReadonlyArray<strin
     cap,
     used: usedBytes(entries),
     text: [
-      `memory: adding entry would exceed cap (${cap} chars) once merged into entry [${index + 1}] (file would be ${total} chars); current: ${usedBytes(entries)}, max: ${cap}.`,
+      `memory: adding entry would exceed cap (${cap} chars) once merged into entry [${index + 1}] ` +
+        `(file would be ${total} chars); current: ${usedBytes(entries)}, max: ${cap}.`,
       entryIndex(entries),
       EVICTION_GUIDANCE
     ].join("\n")
@@ -332,12 +334,14 @@ const decideConsolidation = (
   if (problem?.kind === "lost")
     return rejected(
       "lost",
-      `memory: consolidation would lose entry [${problem.index + 1}] ${goQuote(preview(problem.entry))} (no consolidated entry has ${problem.missing.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
+      `memory: consolidation would lose entry [${problem.index + 1}] ${goQuote(preview(problem.entry))} ` +
+        `(no consolidated entry has ${problem.missing.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
     )
   if (problem?.kind === "invented")
     return rejected(
       "invented",
-      `memory: consolidated entry [${problem.index + 1}] adds words found in no original entry (${problem.words.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
+      `memory: consolidated entry [${problem.index + 1}] adds words found in no original entry ` +
+        `(${problem.words.map((w) => goQuote(w)).join(", ")}); keeping existing entries`
     )
   const total = usedBytes(entries)
   if (total > cap)
@@ -384,7 +388,8 @@ const decideRevert = (
     state,
     entries,
     (total) =>
-      `memory: reverting version ${command.version} would make ${command.target} ${total} chars, over its cap (${cap} chars); remove entries first, then revert again`
+      `memory: reverting version ${command.version} would make ${command.target} ${total} chars, ` +
+      `over its cap (${cap} chars); remove entries first, then revert again`
   )
   if (tooBig !== undefined) return Either.left(tooBig)
   return Either.right([
@@ -474,7 +479,8 @@ export const decideFact =
           state,
           entries,
           (total) =>
-            `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); remove entries and save again`
+            `memory: edited ${command.target} facts (${total} chars) would exceed cap (${cap} chars); ` +
+            `remove entries and save again`
         )
         if (tooBig !== undefined) return Either.left(tooBig)
         if (sameEntries(entries, state.entries)) return Either.right([])

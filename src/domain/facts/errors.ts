@@ -74,7 +74,10 @@ export class FieldTooLong extends Schema.TaggedError<FieldTooLong>()("FieldTooLo
   bytes: Schema.Number
 }) {
   override get message() {
-    return `${this.field} is ${this.bytes} bytes; memory writes are limited to ${FIELD_LIMIT} bytes per field so the approval can show them in full — split it into smaller entries`
+    return (
+      `${this.field} is ${this.bytes} bytes; memory writes are limited to ${FIELD_LIMIT} bytes per field ` +
+      `so the approval can show them in full — split it into smaller entries`
+    )
   }
 }
 
@@ -115,7 +118,10 @@ export class ConsolidationConflict extends Schema.TaggedError<ConsolidationConfl
   target: Schema.String
 }) {
   override get message() {
-    return `memory: ${this.target} changed while consolidating; nothing written, every concurrent change kept — run consolidate again`
+    return (
+      `memory: ${this.target} changed while consolidating; nothing written, ` +
+      `every concurrent change kept — run consolidate again`
+    )
   }
 }
 

@@ -9,4 +9,5 @@ export const DEFAULT_MEMORY = "default"
 export const memoryIdProblem = (id: string): string | undefined =>
   /^[a-z0-9][a-z0-9_-]{0,63}$/.test(id)
     ? undefined
-    : `invalid memory id ${JSON.stringify(id)}: use 1-64 lowercase letters, digits, - and _, starting with a letter or digit`
+    : `invalid memory id ${JSON.stringify(id)}: use 1-64 lowercase letters, digits, - and _, ` +
+      `starting with a letter or digit`

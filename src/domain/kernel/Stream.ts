@@ -70,7 +70,10 @@ export interface TextProjection<S, E> {
   readonly problem: (text: string) => string | undefined
   /** The largest file that could pass `problem`; a store refuses a larger one without reading it. */
   readonly maxBytes: number
-  /** Events (at least one) that record a refused edit, kept by the store at `keptAs` (`bytes` long); the state must not change. */
+  /**
+   * Events (at least one) that record a refused edit, kept by the store at `keptAs` (`bytes` long);
+   * the state must not change.
+   */
   readonly rejected: (reason: string, keptAs: string, bytes: number, at: string) => ReadonlyArray<E>
 }
 

@@ -45,7 +45,10 @@ export const scanForWrite = (text: string): Finding | undefined => {
   return factLooksUnsafe(text) ? UNSAFE : undefined
 }
 
-/** One-line error: `memory: content contains <label>` for content findings, `memory: fact looks unsafe (remote fetch piped to shell)` for the unsafe family. */
+/**
+ * One-line error: `memory: content contains <label>` for content findings,
+ * `memory: fact looks unsafe (remote fetch piped to shell)` for the unsafe family.
+ */
 export const rejectionMessage = (finding: Finding): string =>
   finding.family === "unsafe"
     ? `memory: fact looks unsafe (${finding.label})`

@@ -12,8 +12,12 @@ const ZWJ = 0x200d
 const PICTOGRAPH = /^\p{Extended_Pictographic}$/u
 const EMOJI_MODIFIER_OR_VS16 = /^[\p{Emoji_Modifier}\uFE0F]$/u
 // Scripts whose spelling needs ZWNJ/ZWJ between letters (Persian "می‌خواهم", Devanagari half forms).
-const JOINING_SCRIPT_LETTER =
-  /^(?=[\p{L}\p{M}])[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]$/u
+const JOINING_SCRIPT_LETTER = new RegExp(
+  String.raw`^(?=[\p{L}\p{M}])[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Devanagari}` +
+    String.raw`\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}` +
+    String.raw`\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]$`,
+  "u"
+)
 
 const codePointBefore = (s: string, i: number): number | undefined => {
   if (i === 0) return undefined

@@ -48,8 +48,9 @@ const normalised = (s: string) =>
 /**
  * The sentences of `text` that match the query, best first: each scores the summed weight of the distinct query
  * terms it holds (`weights`: rare terms weigh most; one under a tenth of the rarest does not count). Each is shown
- * with the sentence after it, which in a chat usually completes it (a question always; otherwise while both fit). Taken while they fit `budget` bytes (one line each, the newline counted), at most `max`; a
- * sentence matching nothing is never shown, nor one already shown.
+ * with the sentence after it, which in a chat usually completes it (a question always; otherwise while both fit).
+ * Taken while they fit `budget` bytes (one line each, the newline counted), at most `max`; a sentence matching
+ * nothing is never shown, nor one already shown.
  */
 export const bestPassages = (
   text: string,

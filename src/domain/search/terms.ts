@@ -13,8 +13,11 @@ import { STOP_WORDS } from "./stopwords.js"
 // letters, combining marks (Devanagari vowel signs, Arabic harakat) and digits make a word; anything else ends it
 const WORD = /[\p{L}\p{M}\p{Nd}]+/gu
 // scripts written without spaces between words: a run is searched by its overlapping character pairs
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u
+const UNSPACED = new RegExp(
+  String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}` +
+    String.raw`\p{Script=Khmer}\p{Script=Myanmar}]`,
+  "u"
+)
 const LATIN_ONLY = /^[a-z\u00df-\u00ff]+$/
 const ASCII_ONLY = /^[a-z]+$/
 const DIGIT = /\p{Nd}/u

@@ -26,8 +26,11 @@ const BOLD_UNDERSCORES = /__([^\n]+?)__/gu
 // Go's unicode.IsSpace set, which the rest of the domain trims by (see text/utf8.ts).
 const WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/gu
 // The opener must end at a word boundary (`Surely` is not `sure`); after step 5 the only whitespace is " ".
-const FILLER_CLAUSE =
-  /^(?:sure|okay|ok|got it|certainly|of course|alright|no problem|sounds good|absolutely|great|happy to help|glad to help|i'll help|ill help|i can help)(?![\p{L}\p{M}\p{N}_])[^.!?]*[.!?] ?/iu
+const FILLER_CLAUSE = new RegExp(
+  String.raw`^(?:sure|okay|ok|got it|certainly|of course|alright|no problem|sounds good|absolutely|great` +
+    String.raw`|happy to help|glad to help|i'll help|ill help|i can help)(?![\p{L}\p{M}\p{N}_])[^.!?]*[.!?] ?`,
+  "iu"
+)
 // One space per character, not collapsed: restore promises the saved line otherwise verbatim.
 const LINE_BREAKING = /[\n\r\t]/gu
 

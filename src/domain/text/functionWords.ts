@@ -62,7 +62,8 @@ export const FUNCTION_WORDS: Readonly<Record<Language, ReadonlySet<string>>> = {
     il lo la i gli le l un uno una un' del dello della dei degli delle al allo alla ai agli alle
     dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul sullo sulla sui sugli sulle
     questo questa questi queste quello quella quelli quelle
-    io me mi mio mia miei mie tu te ti tuo tua lui lei esso essa noi ci nostro nostra voi vi vostro loro si suo sua suoi sue
+    io me mi mio mia miei mie tu te ti tuo tua lui lei esso essa
+    noi ci nostro nostra voi vi vostro loro si suo sua suoi sue
     che chi cui quale dove quando come
     è e sono sei siamo siete era erano stato stata essere ho hai ha abbiamo avete hanno aveva
     può possono deve devono

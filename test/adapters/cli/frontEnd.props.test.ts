@@ -51,22 +51,25 @@ const scattered = fc
   })
 
 describe("the command line front end", () => {
-  it("global options work anywhere: the parsed line is the globals in order, then the command, then its own words", () => {
-    let afterCommand = 0
-    fc.assert(
-      fc.property(scattered, ({ call, globals, line, after }) => {
-        if (after) afterCommand++
-        const r = frontEnd(tree, "0.1.0", line)
-        expect(r).toEqual({
-          _tag: "Run",
-          args: [...globals.flat(), ...call.path, ...call.rest],
-          json: globals.some((g) => g[0] === "--json")
-        })
-      }),
-      { numRuns: 400 }
-    )
-    expect(afterCommand).toBeGreaterThan(200)
-  })
+  it(
+    "global options work anywhere: the parsed line is the globals in order, " + "then the command, then its own words",
+    () => {
+      let afterCommand = 0
+      fc.assert(
+        fc.property(scattered, ({ call, globals, line, after }) => {
+          if (after) afterCommand++
+          const r = frontEnd(tree, "0.1.0", line)
+          expect(r).toEqual({
+            _tag: "Run",
+            args: [...globals.flat(), ...call.path, ...call.rest],
+            json: globals.some((g) => g[0] === "--json")
+          })
+        }),
+        { numRuns: 400 }
+      )
+      expect(afterCommand).toBeGreaterThan(200)
+    }
+  )
 
   it("--help anywhere is help for the command named, and an unknown option anywhere is one usage error", () => {
     fc.assert(

@@ -41,7 +41,8 @@ const embedError = <A, R>(effect: Effect.Effect<A, EmbedFailed, R>) =>
 
 describe("HttpEmbedder: request", () => {
   it.scopedLive(
-    "POSTs {model, input:[raw texts]} to <base_url>/embeddings, with a bearer key only when set; vectors in input order",
+    "POSTs {model, input:[raw texts]} to <base_url>/embeddings, with a bearer key only when set; " +
+      "vectors in input order",
     () =>
       Effect.gen(function* () {
         const server = yield* scriptedServer({ handler: echo() })

@@ -155,7 +155,8 @@ describe("OpenAiLlm", () => {
       const e = oneLine(yield* failureOf(Effect.flatMap(llm(url, { maxRetries: 2 }), (l) => l.complete(ask))))
       expect(e._tag).toBe("LlmUnavailable")
       expect(e.message).toBe(
-        `llm: cannot reach ${url}/chat/completions: connection refused (3 attempts); check llm.base_url and that the server is running`
+        `llm: cannot reach ${url}/chat/completions: connection refused (3 attempts); ` +
+          `check llm.base_url and that the server is running`
       )
     })
   )
@@ -265,7 +266,8 @@ describe("OpenAiLlm", () => {
       oneLine(e)
       expect(e._tag).toBe("LlmBadResponse")
       expect(e.message).toBe(
-        `llm: the answer from ${server.url}/chat/completions exceeds llm.max_response_bytes (10000 bytes); raise llm.max_response_bytes or lower the token limit`
+        `llm: the answer from ${server.url}/chat/completions exceeds llm.max_response_bytes (10000 bytes); ` +
+          `raise llm.max_response_bytes or lower the token limit`
       )
       // 50 MB would take far longer to read than to refuse
       expect(ms).toBeLessThan(1000)

@@ -48,50 +48,54 @@ const fromScratch = (docs: ReadonlyMap<string, string>) => {
 }
 
 describe("the lexical index", () => {
-  it("after any sequence of adds, re-indexes and removals ranks exactly like one built from its current documents, whether or not a new process took it over from its file on the way", () => {
-    fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 400, size: "max" }), fc.nat(), (ops, cut) => {
-        let index = makeLexicalIndex()
-        const docs = new Map<string, string>()
-        // a restart at some point (ops.length: none): the rest is applied to the index read back from its file, with
-        // its lists still the file's and its terms found by bisection
-        const restart = cut % (ops.length + 1)
-        for (const [i, o] of ops.entries()) {
-          if (i === restart) {
-            const next = makeLexicalIndex()
-            expect(next.restore(index.serialize())).toBe(true)
-            index = next
+  it(
+    "after any sequence of adds, re-indexes and removals ranks exactly like one built from its current documents, " +
+      "whether or not a new process took it over from its file on the way",
+    () => {
+      fc.assert(
+        fc.property(fc.array(op, { minLength: 1, maxLength: 400, size: "max" }), fc.nat(), (ops, cut) => {
+          let index = makeLexicalIndex()
+          const docs = new Map<string, string>()
+          // a restart at some point (ops.length: none): the rest is applied to the index read back from its file, with
+          // its lists still the file's and its terms found by bisection
+          const restart = cut % (ops.length + 1)
+          for (const [i, o] of ops.entries()) {
+            if (i === restart) {
+              const next = makeLexicalIndex()
+              expect(next.restore(index.serialize())).toBe(true)
+              index = next
+            }
+            const id = `e${o.id}`
+            if (o.kind === "put") {
+              index.put({ id, stamp: o.text, text: o.text })
+              docs.set(id, o.text)
+            } else {
+              index.remove(id)
+              docs.delete(id)
+            }
           }
-          const id = `e${o.id}`
-          if (o.kind === "put") {
-            index.put({ id, stamp: o.text, text: o.text })
-            docs.set(id, o.text)
-          } else {
-            index.remove(id)
-            docs.delete(id)
+          const fresh = fromScratch(docs)
+          expect(index.size()).toBe(docs.size)
+          expect(index.stamps()).toEqual(fresh.stamps())
+          for (const q of QUERIES) {
+            const got = index.search(q, 50)
+            const want = fresh.search(q, 50)
+            expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id))
+            got.forEach((h, i) => {
+              expect(h.score).toBeCloseTo(want[i]!.score, 9)
+              expect(h.coverage).toBeCloseTo(want[i]!.coverage, 9)
+            })
           }
-        }
-        const fresh = fromScratch(docs)
-        expect(index.size()).toBe(docs.size)
-        expect(index.stamps()).toEqual(fresh.stamps())
-        for (const q of QUERIES) {
-          const got = index.search(q, 50)
-          const want = fresh.search(q, 50)
-          expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id))
-          got.forEach((h, i) => {
-            expect(h.score).toBeCloseTo(want[i]!.score, 9)
-            expect(h.coverage).toBeCloseTo(want[i]!.coverage, 9)
-          })
-        }
-        // and what it writes reads back as the same index
-        const restored = makeLexicalIndex()
-        expect(restored.restore(index.serialize())).toBe(true)
-        for (const q of QUERIES)
-          expect(restored.search(q, 50).map((h) => h.id)).toEqual(fresh.search(q, 50).map((h) => h.id))
-      }),
-      { numRuns: 300 }
-    )
-  })
+          // and what it writes reads back as the same index
+          const restored = makeLexicalIndex()
+          expect(restored.restore(index.serialize())).toBe(true)
+          for (const q of QUERIES)
+            expect(restored.search(q, 50).map((h) => h.id)).toEqual(fresh.search(q, 50).map((h) => h.id))
+        }),
+        { numRuns: 300 }
+      )
+    }
+  )
 
   it("scores rare words over common ones, and a query of only stop words or unknown words finds nothing", () => {
     const index = makeLexicalIndex()

@@ -64,36 +64,42 @@ describe("config", () => {
       expect(m).not.toContain("\n")
   })
 
-  it("embedding: http needs a base_url and a model after $VAR expansion, else falls back to the local default; rp by name", () => {
-    const http = Either.getOrThrow(
-      decode(
-        { memory: { embedding: { provider: "http", base_url: "${HOST}/v1", model: " nomic ", api_key: "$KEY" } } },
-        { HOST: "http://h:1", KEY: "k" }
+  it(
+    "embedding: http needs a base_url and a model after $VAR expansion, else falls back to the local default; " +
+      "rp by name",
+    () => {
+      const http = Either.getOrThrow(
+        decode(
+          { memory: { embedding: { provider: "http", base_url: "${HOST}/v1", model: " nomic ", api_key: "$KEY" } } },
+          { HOST: "http://h:1", KEY: "k" }
+        )
       )
-    )
-    // the key is Redacted: compared by its value, and never shown
-    expect({ ...http.embedding, apiKey: Redacted.value(http.embedding.apiKey) }).toStrictEqual({
-      provider: "http",
-      baseUrl: "http://h:1/v1",
-      model: "nomic",
-      apiKey: "k",
-      dims: 0,
-      timeoutSeconds: 10
-    })
-    expect(JSON.stringify(http.embedding)).not.toContain('"k"')
-    expect(String(http.embedding.apiKey)).not.toContain("k")
-    expect(
-      Either.getOrThrow(decode({ memory: { embedding: { provider: "http", base_url: "$UNSET", model: "m" } } }))
-        .embedding.provider
-    ).toBe("local")
-    expect(
-      Either.getOrThrow(decode({ embedding: { provider: "http", base_url: "http://x", model: "m" } })).embedding
-        .provider
-    ).toBe("http")
-    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe("local")
-    expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "rp" } } })).embedding.provider).toBe("rp")
-    expect(Either.getOrThrow(decode({})).embedding.provider).toBe("local")
-  })
+      // the key is Redacted: compared by its value, and never shown
+      expect({ ...http.embedding, apiKey: Redacted.value(http.embedding.apiKey) }).toStrictEqual({
+        provider: "http",
+        baseUrl: "http://h:1/v1",
+        model: "nomic",
+        apiKey: "k",
+        dims: 0,
+        timeoutSeconds: 10
+      })
+      expect(JSON.stringify(http.embedding)).not.toContain('"k"')
+      expect(String(http.embedding.apiKey)).not.toContain("k")
+      expect(
+        Either.getOrThrow(decode({ memory: { embedding: { provider: "http", base_url: "$UNSET", model: "m" } } }))
+          .embedding.provider
+      ).toBe("local")
+      expect(
+        Either.getOrThrow(decode({ embedding: { provider: "http", base_url: "http://x", model: "m" } })).embedding
+          .provider
+      ).toBe("http")
+      expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "weird" } } })).embedding.provider).toBe(
+        "local"
+      )
+      expect(Either.getOrThrow(decode({ memory: { embedding: { provider: "rp" } } })).embedding.provider).toBe("rp")
+      expect(Either.getOrThrow(decode({})).embedding.provider).toBe("local")
+    }
+  )
 })
 
 describe("llm config", () => {
@@ -150,7 +156,8 @@ describe("llm config", () => {
     )
     expect(error({ llm: { provider: "gpt" } })).toMatch(/^config: llm.provider /)
     expect(error({ llm: { api_key: "sk-123" } })).toBe(
-      "config: llm.api_key is not supported: put the key in an environment variable and name it in llm.api_key_env; fix it in the config file"
+      "config: llm.api_key is not supported: put the key in an environment variable and name it in " +
+        "llm.api_key_env; fix it in the config file"
     )
   })
 })

@@ -15,7 +15,8 @@ const at = "2026-01-02T00:00:00.000Z"
 
 /** A session summary around one fact: the same wording for both sessions, only the fact's slots differ. */
 const summaryAround = (fact: string) =>
-  `On the call the user and the assistant worked through the build. ${fact}. The tests pass again and the change is merged.`
+  `On the call the user and the assistant worked through the build. ${fact}. ` +
+  `The tests pass again and the change is merged.`
 
 const provenance = fc.constantFrom<EpisodeProvenance>(
   {},

@@ -130,30 +130,34 @@ const check = (msgs: ReadonlyArray<ChatMessage>) => {
 }
 
 describe("extractiveSummary properties", () => {
-  it("fits the cap, is well-formed, deterministic, reads as a record, and holds only session sentences in session order", () => {
-    const seen = { empty: 0, pressed: 0, full: 0, safeOpening: 0, otherScript: 0, loneSurrogateIn: 0, many: 0 }
-    fc.assert(
-      fc.property(sessions, (msgs) => {
-        const { out, parts, spokenBytes } = check(msgs)
-        if (msgs.length === 0) seen.empty++
-        if (msgs.length > 500) seen.many++
-        if (spokenBytes > 2 * SUMMARY_CAP_BYTES) seen.pressed++
-        if (utf8Bytes(out) > SUMMARY_CAP_BYTES - 300) seen.full++
-        if (parts.opening.startsWith("Session notes.")) seen.safeOpening++
-        if (/[\u0400-\u04ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]/.test(out)) seen.otherScript++
-        if (msgs.some((m) => hasLoneSurrogate(m.content))) seen.loneSurrogateIn++
-      }),
-      // shrinking a 1,500-turn session takes minutes; the first counterexample is reported as found
-      { numRuns: 400, endOnFailure: true }
-    )
-    expect(seen.empty).toBeGreaterThanOrEqual(10)
-    expect(seen.many).toBeGreaterThanOrEqual(20)
-    expect(seen.pressed).toBeGreaterThanOrEqual(40)
-    expect(seen.full).toBeGreaterThanOrEqual(25)
-    expect(seen.safeOpening).toBeGreaterThanOrEqual(10)
-    expect(seen.otherScript).toBeGreaterThanOrEqual(50)
-    expect(seen.loneSurrogateIn).toBeGreaterThanOrEqual(50)
-  })
+  it(
+    "fits the cap, is well-formed, deterministic, reads as a record, " +
+      "and holds only session sentences in session order",
+    () => {
+      const seen = { empty: 0, pressed: 0, full: 0, safeOpening: 0, otherScript: 0, loneSurrogateIn: 0, many: 0 }
+      fc.assert(
+        fc.property(sessions, (msgs) => {
+          const { out, parts, spokenBytes } = check(msgs)
+          if (msgs.length === 0) seen.empty++
+          if (msgs.length > 500) seen.many++
+          if (spokenBytes > 2 * SUMMARY_CAP_BYTES) seen.pressed++
+          if (utf8Bytes(out) > SUMMARY_CAP_BYTES - 300) seen.full++
+          if (parts.opening.startsWith("Session notes.")) seen.safeOpening++
+          if (/[\u0400-\u04ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]/.test(out)) seen.otherScript++
+          if (msgs.some((m) => hasLoneSurrogate(m.content))) seen.loneSurrogateIn++
+        }),
+        // shrinking a 1,500-turn session takes minutes; the first counterexample is reported as found
+        { numRuns: 400, endOnFailure: true }
+      )
+      expect(seen.empty).toBeGreaterThanOrEqual(10)
+      expect(seen.many).toBeGreaterThanOrEqual(20)
+      expect(seen.pressed).toBeGreaterThanOrEqual(40)
+      expect(seen.full).toBeGreaterThanOrEqual(25)
+      expect(seen.safeOpening).toBeGreaterThanOrEqual(10)
+      expect(seen.otherScript).toBeGreaterThanOrEqual(50)
+      expect(seen.loneSurrogateIn).toBeGreaterThanOrEqual(50)
+    }
+  )
 
   it("holds for huge sessions (megabytes of text, run-on turns without any sentence end)", () => {
     const huge = fc

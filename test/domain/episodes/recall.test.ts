@@ -76,7 +76,8 @@ describe("rankerPrompt (§8.2)", () => {
   it("writes the exact system and user text", () => {
     const p = rankerPrompt("tokenizer crash", ["first preview", "second preview"])
     expect(p.system).toBe(
-      "You are a relevance ranking system. Given a query and a list of items, return the indices of the most relevant items ordered by relevance. Return only a comma-separated list of numbers or the word 'none'."
+      "You are a relevance ranking system. Given a query and a list of items, return the indices of the most " +
+        "relevant items ordered by relevance. Return only a comma-separated list of numbers or the word 'none'."
     )
     expect(p.user).toBe(
       "Rank these memory summaries by relevance to: tokenizer crash\n\n" +

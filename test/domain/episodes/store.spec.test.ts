@@ -46,41 +46,45 @@ const store = (
   }) as const
 
 describe("episode store decider, given / when / then", () => {
-  it("StoreEpisode stores, replaces a near-copy of equal trust, drops an untrusted near-copy of a trusted one, evicts past the cap", () => {
-    given()
-      .when(store("s1", "Fixed the parser"))
-      .thenEvents(EpisodeStored.make({ episode: episode("s1", "Fixed the parser"), at }))
-    given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
-      .when(store("s2", "Fixed the parser for release 2.4.", {}, { sessionId: "s1", similarity: 0.97 }))
-      .thenEvents(
-        EpisodeDeduped.make({ removed: "s1", by: "s2", similarity: 0.97, at }),
-        EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.4."), at })
+  it(
+    "StoreEpisode stores, replaces a near-copy of equal trust, drops an untrusted near-copy of a trusted one, " +
+      "evicts past the cap",
+    () => {
+      given()
+        .when(store("s1", "Fixed the parser"))
+        .thenEvents(EpisodeStored.make({ episode: episode("s1", "Fixed the parser"), at }))
+      given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
+        .when(store("s2", "Fixed the parser for release 2.4.", {}, { sessionId: "s1", similarity: 0.97 }))
+        .thenEvents(
+          EpisodeDeduped.make({ removed: "s1", by: "s2", similarity: 0.97, at }),
+          EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.4."), at })
+        )
+      given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
+        .when(store("s2", "Fixed the parser for release 2.4.", untrusted, { sessionId: "s1", similarity: 0.97 }))
+        .thenEvents(
+          EpisodeDropped.make({
+            episode: episode("s2", "Fixed the parser for release 2.4.", untrusted),
+            duplicateOf: "s1",
+            similarity: 0.97,
+            at
+          })
+        )
+      // close wording, another release: two sessions, both kept
+      given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
+        .when(store("s2", "Fixed the parser for release 2.5", {}, { sessionId: "s1", similarity: 0.97 }))
+        .thenEvents(EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.5"), at }))
+      given(
+        EpisodeStored.make({ episode: episode("s1", "one"), at }),
+        EpisodeStored.make({ episode: episode("s2", "two"), at })
       )
-    given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
-      .when(store("s2", "Fixed the parser for release 2.4.", untrusted, { sessionId: "s1", similarity: 0.97 }))
-      .thenEvents(
-        EpisodeDropped.make({
-          episode: episode("s2", "Fixed the parser for release 2.4.", untrusted),
-          duplicateOf: "s1",
-          similarity: 0.97,
-          at
-        })
-      )
-    // close wording, another release: two sessions, both kept
-    given(EpisodeStored.make({ episode: episode("s1", "Fixed the parser for release 2.4"), at }))
-      .when(store("s2", "Fixed the parser for release 2.5", {}, { sessionId: "s1", similarity: 0.97 }))
-      .thenEvents(EpisodeStored.make({ episode: episode("s2", "Fixed the parser for release 2.5"), at }))
-    given(
-      EpisodeStored.make({ episode: episode("s1", "one"), at }),
-      EpisodeStored.make({ episode: episode("s2", "two"), at })
-    )
-      .when(store("s3", "three"))
-      .thenEvents(
-        EpisodeStored.make({ episode: episode("s3", "three"), at }),
-        EpisodesEvicted.make({ sessionIds: ["s1"], reason: "cap", at })
-      )
-    given().when(store("../x", "escape")).thenRefused("InvalidEpisodeId", 'memory: invalid session id "../x"')
-  })
+        .when(store("s3", "three"))
+        .thenEvents(
+          EpisodeStored.make({ episode: episode("s3", "three"), at }),
+          EpisodesEvicted.make({ sessionIds: ["s1"], reason: "cap", at })
+        )
+      given().when(store("../x", "escape")).thenRefused("InvalidEpisodeId", 'memory: invalid session id "../x"')
+    }
+  )
 
   it("PromoteEpisode and DiscardEpisode act on pending episodes only", () => {
     const pending = EpisodeStored.make({ episode: episode("s1", "Read a web page", untrusted), at })

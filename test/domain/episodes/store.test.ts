@@ -120,48 +120,51 @@ describe("episode store decisions", () => {
     }
   })
 
-  it("property: an untrusted near-duplicate never replaces or deletes a trusted episode; no match never deletes", () => {
-    const step = fc.record({
-      id: fc.constantFrom("a", "b", "c", "d", "e"),
-      trusted: fc.boolean(),
-      match: fc.option(
-        fc.record({
-          sessionId: fc.constantFrom("a", "b", "c", "d", "e"),
-          similarity: fc.double({ min: 0.8, max: 1, noNaN: true })
+  it(
+    "property: an untrusted near-duplicate never replaces or deletes a trusted episode; " + "no match never deletes",
+    () => {
+      const step = fc.record({
+        id: fc.constantFrom("a", "b", "c", "d", "e"),
+        trusted: fc.boolean(),
+        match: fc.option(
+          fc.record({
+            sessionId: fc.constantFrom("a", "b", "c", "d", "e"),
+            similarity: fc.double({ min: 0.8, max: 1, noNaN: true })
+          }),
+          { nil: undefined }
+        )
+      })
+      let protectedDrops = 0
+      fc.assert(
+        fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), (steps) => {
+          let state: EpisodeStoreState = initialEpisodeStore
+          steps.forEach((s, i) => {
+            const before = new Map(state.episodes.map((e) => [e.sessionId, e] as const))
+            const r = decideEpisode(policy)(store(s.id, day(1 + i), s.trusted ? TRUSTED : UNTRUSTED, s.match), state)
+            state = Either.getOrThrow(r).reduce(evolveEpisode, state)
+            const after = new Set(state.episodes.map((e) => e.sessionId))
+            for (const [id, e] of before) {
+              if (after.has(id) || id === s.id) continue
+              // something left: only a match of at least the threshold, by an incoming episode of equal or higher trust
+              expect(s.match?.sessionId).toBe(id)
+              expect(s.match!.similarity).toBeGreaterThanOrEqual(0.92)
+              expect(!s.trusted && isRecallable((e as Episode).provenance)).toBe(false)
+            }
+            if (
+              !s.trusted &&
+              s.match !== undefined &&
+              s.match.similarity >= 0.92 &&
+              before.get(s.match.sessionId) !== undefined &&
+              isRecallable(before.get(s.match.sessionId)!.provenance) &&
+              s.match.sessionId !== s.id
+            )
+              protectedDrops++
+          })
         }),
-        { nil: undefined }
+        { numRuns: 2000 }
       )
-    })
-    let protectedDrops = 0
-    fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), (steps) => {
-        let state: EpisodeStoreState = initialEpisodeStore
-        steps.forEach((s, i) => {
-          const before = new Map(state.episodes.map((e) => [e.sessionId, e] as const))
-          const r = decideEpisode(policy)(store(s.id, day(1 + i), s.trusted ? TRUSTED : UNTRUSTED, s.match), state)
-          state = Either.getOrThrow(r).reduce(evolveEpisode, state)
-          const after = new Set(state.episodes.map((e) => e.sessionId))
-          for (const [id, e] of before) {
-            if (after.has(id) || id === s.id) continue
-            // something left: only a match of at least the threshold, by an incoming episode of equal or higher trust
-            expect(s.match?.sessionId).toBe(id)
-            expect(s.match!.similarity).toBeGreaterThanOrEqual(0.92)
-            expect(!s.trusted && isRecallable((e as Episode).provenance)).toBe(false)
-          }
-          if (
-            !s.trusted &&
-            s.match !== undefined &&
-            s.match.similarity >= 0.92 &&
-            before.get(s.match.sessionId) !== undefined &&
-            isRecallable(before.get(s.match.sessionId)!.provenance) &&
-            s.match.sessionId !== s.id
-          )
-            protectedDrops++
-        })
-      }),
-      { numRuns: 2000 }
-    )
-    // the region that matters: untrusted near-copies of recallable episodes arrive often
-    expect(protectedDrops).toBeGreaterThan(200)
-  })
+      // the region that matters: untrusted near-copies of recallable episodes arrive often
+      expect(protectedDrops).toBeGreaterThan(200)
+    }
+  )
 })

@@ -27,7 +27,8 @@ describe("the dataset format", () => {
     expect(problem({})).toBe("$.conversations: is missing")
     expect(problem({ conversations: [] })).toBe("$.conversations: the dataset needs at least one conversation")
     expect(one((c) => (c.sessions[2].turns[1].speaker = "Eve"))).toBe(
-      `$.conversations[1].sessions[2].turns[1].speaker: "Eve" is not one of the conversation's speakers ("Chen", "Dora")`
+      `$.conversations[1].sessions[2].turns[1].speaker: ` +
+        `"Eve" is not one of the conversation's speakers ("Chen", "Dora")`
     )
     expect(one((c) => (c.questions[2].sessions = [2, 9]))).toBe(
       "$.conversations[1].questions[2].sessions[1]: session 9 is not in this conversation"

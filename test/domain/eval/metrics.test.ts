@@ -91,17 +91,21 @@ describe("answers", () => {
     )
   })
 
-  it("answerable: the answer stands verbatim in an evidence session (date, speakers and turns count), not elsewhere", () => {
-    expect(sessionText(conversation.sessions[0]!)).toBe(
-      "9:05 am on 3 March, 2025\nAda: I booked the sailing course in Kiel.\nBen: With Marta Olsen?"
-    )
-    expect(isAnswerable(question("Marta Olsen", [1]), conversation)).toBe(true)
-    expect(isAnswerable(question("3 March 2025", [1]), conversation)).toBe(true)
-    expect(isAnswerable(question("Ben", [1]), conversation)).toBe(true)
-    expect(isAnswerable(question("450 grams", [1]), conversation)).toBe(false)
-    expect(isAnswerable(question("450 grams", [1, 2]), conversation)).toBe(true)
-    expect(isAnswerable(question("Kiel and rye", [1, 2]), conversation)).toBe(false)
-  })
+  it(
+    "answerable: the answer stands verbatim in an evidence session " +
+      "(date, speakers and turns count), not elsewhere",
+    () => {
+      expect(sessionText(conversation.sessions[0]!)).toBe(
+        "9:05 am on 3 March, 2025\nAda: I booked the sailing course in Kiel.\nBen: With Marta Olsen?"
+      )
+      expect(isAnswerable(question("Marta Olsen", [1]), conversation)).toBe(true)
+      expect(isAnswerable(question("3 March 2025", [1]), conversation)).toBe(true)
+      expect(isAnswerable(question("Ben", [1]), conversation)).toBe(true)
+      expect(isAnswerable(question("450 grams", [1]), conversation)).toBe(false)
+      expect(isAnswerable(question("450 grams", [1, 2]), conversation)).toBe(true)
+      expect(isAnswerable(question("Kiel and rye", [1, 2]), conversation)).toBe(false)
+    }
+  )
 })
 
 describe("scoring", () => {
@@ -153,27 +157,32 @@ describe("scoring", () => {
       answerInBlock: r.short && r.answerInBlock
     }))
 
-  it("property: hit@1 ≤ hit@3 ≤ hit@5, every rate within [0, 1], answerable questions a subset of the short ones", () => {
-    fc.assert(
-      fc.property(fc.array(result, { maxLength: 60 }), (results) => {
-        const s = summariseRecall(results)
-        for (const r of [s.all, ...s.categories]) {
-          for (const x of [r.hit1, r.hit3, r.hit5, r.empty, r.answerInBlock.rate, r.answerableInBlock.rate])
-            if (x !== null) expect(x >= 0 && x <= 1).toBe(true)
-          if (r.questions > 0) expect(r.hit1! <= r.hit3! && r.hit3! <= r.hit5!).toBe(true)
-          else expect(r.hit1).toBeNull()
-          expect(r.answerableInBlock.questions).toBeLessThanOrEqual(r.answerInBlock.questions)
-          expect(r.answerInBlock.questions).toBeLessThanOrEqual(r.questions)
-        }
-        // categories partition the related questions that have one; unrelated queries are counted apart
-        const related = results.filter((r) => !r.unrelated)
-        expect(s.all.questions).toBe(related.length)
-        expect(s.categories.reduce((a, c) => a + c.questions, 0)).toBe(related.filter((r) => r.category !== "").length)
-        expect(s.unrelated.queries).toBe(results.length - related.length)
-      }),
-      { numRuns: 1000 }
-    )
-  })
+  it(
+    "property: hit@1 ≤ hit@3 ≤ hit@5, every rate within [0, 1], " + "answerable questions a subset of the short ones",
+    () => {
+      fc.assert(
+        fc.property(fc.array(result, { maxLength: 60 }), (results) => {
+          const s = summariseRecall(results)
+          for (const r of [s.all, ...s.categories]) {
+            for (const x of [r.hit1, r.hit3, r.hit5, r.empty, r.answerInBlock.rate, r.answerableInBlock.rate])
+              if (x !== null) expect(x >= 0 && x <= 1).toBe(true)
+            if (r.questions > 0) expect(r.hit1! <= r.hit3! && r.hit3! <= r.hit5!).toBe(true)
+            else expect(r.hit1).toBeNull()
+            expect(r.answerableInBlock.questions).toBeLessThanOrEqual(r.answerInBlock.questions)
+            expect(r.answerInBlock.questions).toBeLessThanOrEqual(r.questions)
+          }
+          // categories partition the related questions that have one; unrelated queries are counted apart
+          const related = results.filter((r) => !r.unrelated)
+          expect(s.all.questions).toBe(related.length)
+          expect(s.categories.reduce((a, c) => a + c.questions, 0)).toBe(
+            related.filter((r) => r.category !== "").length
+          )
+          expect(s.unrelated.queries).toBe(results.length - related.length)
+        }),
+        { numRuns: 1000 }
+      )
+    }
+  )
 
   it("rates: counts over the right denominators; nothing to count is null, not 0 %", () => {
     const base: QuestionResult = {
@@ -220,13 +229,16 @@ describe("scoring", () => {
 })
 
 describe("the protocol's sessions", () => {
-  it("the date first as the user's message; speaker A as user, B as assistant, each turn prefixed with its speaker", () => {
-    expect(sessionMessages(conversation, conversation.sessions[0]!)).toEqual([
-      { message: { role: "user", content: "[Date] 9:05 am on 3 March, 2025" }, buffer: "user" },
-      { message: { role: "user", content: "[Ada] I booked the sailing course in Kiel." }, buffer: "user" },
-      { message: { role: "assistant", content: "[Ben] With Marta Olsen?" }, buffer: "agent" }
-    ])
-  })
+  it(
+    "the date first as the user's message; " + "speaker A as user, B as assistant, each turn prefixed with its speaker",
+    () => {
+      expect(sessionMessages(conversation, conversation.sessions[0]!)).toEqual([
+        { message: { role: "user", content: "[Date] 9:05 am on 3 March, 2025" }, buffer: "user" },
+        { message: { role: "user", content: "[Ada] I booked the sailing course in Kiel." }, buffer: "user" },
+        { message: { role: "assistant", content: "[Ben] With Marta Olsen?" }, buffer: "agent" }
+      ])
+    }
+  )
 
   it("session ids map back to session numbers; ids the protocol did not make map to nothing", () => {
     fc.assert(

@@ -100,7 +100,8 @@ describe("ApplyConsolidation", () => {
       given(...before)
     )
     expect(message(r)).toBe(
-      "memory: consolidated entry rejected: memory: content contains ignore previous instructions; keeping existing entries"
+      "memory: consolidated entry rejected: memory: content contains ignore previous instructions; " +
+        "keeping existing entries"
     )
   })
 
@@ -112,7 +113,8 @@ describe("ApplyConsolidation", () => {
 
   it("rejects a pass that loses a fact or invents one", () => {
     expect(message(decide(apply(before, ["Uses pnpm 9 workspaces"]), given(...before)))).toBe(
-      'memory: consolidation would lose entry [3] "Deploys with Argo CD" (no consolidated entry has "deploy", "argo", "cd"); keeping existing entries'
+      'memory: consolidation would lose entry [3] "Deploys with Argo CD" (no consolidated entry has "deploy", ' +
+        '"argo", "cd"); keeping existing entries'
     )
     expect(
       message(decide(apply(before, ["Uses pnpm 10 workspaces", "Deploys with Argo CD"]), given(...before)))
@@ -176,7 +178,8 @@ describe("RevertFacts", () => {
       given("short")
     )
     expect(message(r)).toBe(
-      "memory: reverting version 2 would make env 134 chars, over its cap (120 chars); remove entries first, then revert again"
+      "memory: reverting version 2 would make env 134 chars, over its cap (120 chars); remove entries first, " +
+        "then revert again"
     )
   })
 })

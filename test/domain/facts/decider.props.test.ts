@@ -98,69 +98,76 @@ const toCommand = (target: Target, state: FactFileState, o: Op): FactCommand => 
 const policyFor = (cap: number) => ({ ...DEFAULT_FACT_POLICY, caps: { user: cap, env: cap } })
 
 describe("FactFile decider properties", () => {
-  it("(a) for any command sequence the file never exceeds its cap in UTF-8 bytes, and used = rendered byte length", () => {
-    let capRefusals = 0
-    let merges = 0
-    fc.assert(
-      fc.property(
-        fc.constantFrom<Target>("user", "env"),
-        fc.integer({ min: 200, max: 4000 }),
-        fc.array(op, { minLength: 30, maxLength: 120 }),
-        (target, cap, ops) => {
-          const decide = decideFact(policyFor(cap))
-          let state = initialFactFile
-          for (const o of ops) {
-            const result = decide(toCommand(target, state, o), state)
-            if (Either.isLeft(result)) {
-              if (result.left._tag === "CapExceeded") capRefusals++
-              continue
+  it(
+    "(a) for any command sequence the file never exceeds its cap in UTF-8 bytes, " + "and used = rendered byte length",
+    () => {
+      let capRefusals = 0
+      let merges = 0
+      fc.assert(
+        fc.property(
+          fc.constantFrom<Target>("user", "env"),
+          fc.integer({ min: 200, max: 4000 }),
+          fc.array(op, { minLength: 30, maxLength: 120 }),
+          (target, cap, ops) => {
+            const decide = decideFact(policyFor(cap))
+            let state = initialFactFile
+            for (const o of ops) {
+              const result = decide(toCommand(target, state, o), state)
+              if (Either.isLeft(result)) {
+                if (result.left._tag === "CapExceeded") capRefusals++
+                continue
+              }
+              for (const e of result.right) {
+                if (e._tag === "FactMerged") merges++
+                state = evolveFact(state, e)
+              }
+              const rendered = renderEntries(state.entries)
+              expect(utf8Bytes(rendered)).toBeLessThanOrEqual(cap)
+              expect(usedBytes(state.entries)).toBe(utf8Bytes(rendered))
+              expect(parseEntries(rendered)).toEqual(state.entries)
             }
-            for (const e of result.right) {
-              if (e._tag === "FactMerged") merges++
-              state = evolveFact(state, e)
-            }
-            const rendered = renderEntries(state.entries)
-            expect(utf8Bytes(rendered)).toBeLessThanOrEqual(cap)
-            expect(usedBytes(state.entries)).toBe(utf8Bytes(rendered))
-            expect(parseEntries(rendered)).toEqual(state.entries)
           }
-        }
-      ),
-      { numRuns: 300 }
-    )
-    // The generator must actually reach the cap and the merge path, or the property proves little.
-    expect(capRefusals).toBeGreaterThan(300)
-    // (merges are rarer since issue 10: only restatements merge, and most runs press against the cap)
-    expect(merges).toBeGreaterThan(40)
-  })
+        ),
+        { numRuns: 300 }
+      )
+      // The generator must actually reach the cap and the merge path, or the property proves little.
+      expect(capRefusals).toBeGreaterThan(300)
+      // (merges are rarer since issue 10: only restatements merge, and most runs press against the cap)
+      expect(merges).toBeGreaterThan(40)
+    }
+  )
 
-  it("(d) selection: a unique whole-entry match wins; otherwise exactly one containing entry, else the exact errors", () => {
-    fc.assert(
-      fc.property(
-        fc.array(validEntry, { minLength: 1, maxLength: 8 }),
-        fc.nat(),
-        fc.constantFrom("whole", "slice", "word"),
-        (entries, pick, how) => {
-          const state = { entries }
-          const oldText = selector(state, pick, how as "whole" | "slice" | "word")
-          const exact = entries.filter((e) => e === oldText).length
-          const containing = entries.filter((e) => e.includes(oldText)).length
-          const r = selectEntry(entries, oldText)
-          if (exact === 1) expect(r).toStrictEqual(Either.right(entries.indexOf(oldText)))
-          else if (containing === 1) expect(Either.isRight(r) && entries[r.right]!.includes(oldText)).toBe(true)
-          else if (containing === 0) expect(Either.isLeft(r) && r.left._tag === "NoMatch").toBe(true)
-          else {
-            expect(Either.isLeft(r) && r.left._tag === "AmbiguousMatch").toBe(true)
-            if (Either.isLeft(r))
-              expect(r.left.message).toBe(
-                `memory: ${containing} entries contain ${JSON.stringify(oldText)} — use a more specific old_text`
-              )
+  it(
+    "(d) selection: a unique whole-entry match wins; " +
+      "otherwise exactly one containing entry, else the exact errors",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(validEntry, { minLength: 1, maxLength: 8 }),
+          fc.nat(),
+          fc.constantFrom("whole", "slice", "word"),
+          (entries, pick, how) => {
+            const state = { entries }
+            const oldText = selector(state, pick, how as "whole" | "slice" | "word")
+            const exact = entries.filter((e) => e === oldText).length
+            const containing = entries.filter((e) => e.includes(oldText)).length
+            const r = selectEntry(entries, oldText)
+            if (exact === 1) expect(r).toStrictEqual(Either.right(entries.indexOf(oldText)))
+            else if (containing === 1) expect(Either.isRight(r) && entries[r.right]!.includes(oldText)).toBe(true)
+            else if (containing === 0) expect(Either.isLeft(r) && r.left._tag === "NoMatch").toBe(true)
+            else {
+              expect(Either.isLeft(r) && r.left._tag === "AmbiguousMatch").toBe(true)
+              if (Either.isLeft(r))
+                expect(r.left.message).toBe(
+                  `memory: ${containing} entries contain ${JSON.stringify(oldText)} — use a more specific old_text`
+                )
+            }
           }
-        }
-      ),
-      { numRuns: 3000 }
-    )
-  })
+        ),
+        { numRuns: 3000 }
+      )
+    }
+  )
 
   it("an exact duplicate is a silent no-op, even when it would not fit", () => {
     fc.assert(

@@ -250,7 +250,8 @@ describe("RewriteFacts (tmem facts edit)", () => {
 describe("the 2,048-byte field bound", () => {
   it("refuses an agent's field over 2,048 UTF-8 bytes before anything else, and allows exactly 2,048", () => {
     expect(message(decide(add("—".repeat(683)), initialFactFile))).toBe(
-      "content is 2049 bytes; memory writes are limited to 2048 bytes per field so the approval can show them in full — split it into smaller entries"
+      "content is 2049 bytes; memory writes are limited to 2048 bytes per field " +
+        "so the approval can show them in full — split it into smaller entries"
     )
     expect(Either.isRight(decide(add("é".repeat(1024)), initialFactFile))).toBe(true)
     expect(message(decide({ _tag: "RemoveFact", target: "user", oldText: "x".repeat(2049), at }, given("x")))).toMatch(

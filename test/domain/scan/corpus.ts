@@ -249,7 +249,8 @@ export const ATTACKS: ReadonlyArray<Attack> = [
   [`sk_test_${alnum(24, 12)}`, "stripe-key"],
   [`maps key AIza${alnum(35, 13)}`, "google-api-key"],
   [
-    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ." +
+      "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
     "jwt"
   ],
   ["-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA", "private-key"],

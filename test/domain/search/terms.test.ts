@@ -41,7 +41,8 @@ describe("search terms", () => {
 
 describe("matching sentences", () => {
   const text =
-    "Hi there! How are you doing? I finally painted the sunset over Lake Tahoe last weekend. It took me six hours.\n[Mel] Great to hear."
+    "Hi there! How are you doing? I finally painted the sunset over Lake Tahoe last weekend. " +
+    "It took me six hours.\n[Mel] Great to hear."
   const term = (word: string) => searchTerms(word)[0]!
   const weights = new Map([
     [term("paint"), 2],

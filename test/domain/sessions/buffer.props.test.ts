@@ -77,35 +77,38 @@ const wellFormed = fc
 const anyUtf16 = fc.string({ unit: "binary", maxLength: 500, size: "max" })
 
 describe("summariseForBuffer properties", () => {
-  it("is one line, at most 201 runes, trimmed and collapsed, deterministic, and well-formed for well-formed input", () => {
-    let inputs = 0
-    let overLimit = 0
-    const cuts = { sentence: 0, hard: 0, space: 0 }
-    fc.assert(
-      fc.property(wellFormed, (message) => {
-        const summary = summariseForBuffer(message)
-        inputs++
-        if (runeCount(message) > 200) overLimit++
-        if (summary.endsWith("…") && !message.endsWith("…")) {
-          if (/[.!?]…$/u.test(summary)) cuts.sentence++
-          else if (runeCount(summary) === 201) cuts.hard++
-          else cuts.space++
-        }
-        expect(summary).not.toMatch(/[\n\r\t]/)
-        expect(runeCount(summary)).toBeLessThanOrEqual(201)
-        if (runeCount(summary) > 200) expect(summary.endsWith("…")).toBe(true)
-        expect(trimSpace(summary)).toBe(summary)
-        expect(summary).not.toContain("  ")
-        expect(hasLoneSurrogate(summary)).toBe(false)
-        expect(summariseForBuffer(message)).toBe(summary)
-      }),
-      { numRuns: RUNS }
-    )
-    // the generators must actually reach each branch of the 200-rune cut, not just pass under it
-    expect(overLimit / inputs).toBeGreaterThan(0.5)
-    expect((cuts.sentence + cuts.hard + cuts.space) / inputs).toBeGreaterThan(0.4)
-    for (const n of Object.values(cuts)) expect(n / inputs).toBeGreaterThan(0.02)
-  })
+  it(
+    "is one line, at most 201 runes, trimmed and collapsed, " + "deterministic, and well-formed for well-formed input",
+    () => {
+      let inputs = 0
+      let overLimit = 0
+      const cuts = { sentence: 0, hard: 0, space: 0 }
+      fc.assert(
+        fc.property(wellFormed, (message) => {
+          const summary = summariseForBuffer(message)
+          inputs++
+          if (runeCount(message) > 200) overLimit++
+          if (summary.endsWith("…") && !message.endsWith("…")) {
+            if (/[.!?]…$/u.test(summary)) cuts.sentence++
+            else if (runeCount(summary) === 201) cuts.hard++
+            else cuts.space++
+          }
+          expect(summary).not.toMatch(/[\n\r\t]/)
+          expect(runeCount(summary)).toBeLessThanOrEqual(201)
+          if (runeCount(summary) > 200) expect(summary.endsWith("…")).toBe(true)
+          expect(trimSpace(summary)).toBe(summary)
+          expect(summary).not.toContain("  ")
+          expect(hasLoneSurrogate(summary)).toBe(false)
+          expect(summariseForBuffer(message)).toBe(summary)
+        }),
+        { numRuns: RUNS }
+      )
+      // the generators must actually reach each branch of the 200-rune cut, not just pass under it
+      expect(overLimit / inputs).toBeGreaterThan(0.5)
+      expect((cuts.sentence + cuts.hard + cuts.space) / inputs).toBeGreaterThan(0.4)
+      for (const n of Object.values(cuts)) expect(n / inputs).toBeGreaterThan(0.02)
+    }
+  )
 
   it("keeps a summary of its own output within the bounds (it need not be a fixed point)", () => {
     fc.assert(

@@ -66,87 +66,99 @@ const firstOccurrenceUnion = (parts: ReadonlyArray<ReadonlyArray<string>>): Read
 ]
 
 describe("provenance properties", () => {
-  it("(1) union law: the sources of a concatenation are the first-occurrence union of the parts' sources (§5.5.1)", () => {
-    let ordered = 0
-    fc.assert(
-      fc.property(
-        fc.array(judgedMessage(30), { minLength: 2, maxLength: 30 }),
-        fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
-        (judged, rawCuts) => {
-          const messages = judged.map((j) => j.message)
-          const cuts = [...new Set(rawCuts.map((c) => c % (messages.length + 1)))].sort((a, b) => a - b)
-          const bounds = [0, ...cuts, messages.length]
-          const parts = bounds.slice(1).map((end, k) => messages.slice(bounds[k], end))
-          const partSources = parts.map((p) => episodeTaintSources(p, zone))
-          const whole = episodeTaintSources(messages, zone)
-          expect(whole).toEqual(firstOccurrenceUnion(partSources))
-          // and the oracle agrees on whether there is any source at all
-          expect(whole.length > 0).toBe(judged.some((j) => j.taints))
-          if (partSources.filter((s) => s.length > 0).length >= 2) ordered++
-        }
-      ),
-      { numRuns: 1000 }
-    )
-    // the law is only interesting when several parts contribute sources
-    expect(ordered).toBeGreaterThan(300)
-  })
-
-  it("(2) stickiness: once a tainting message was in a saved list the flag stays true and the provenance untrusted", () => {
-    const save = fc.record({
-      grow: fc.nat(6),
-      dropPrefix: fc.nat(12),
-      keep: fc.array(fc.boolean(), { minLength: 24, maxLength: 24 })
-    })
-    let tainted = 0
-    let untainted = 0
-    let trimmedOnly = 0
-    fc.assert(
-      fc.property(
-        fc.array(judgedMessage(25), { minLength: 4, maxLength: 24 }),
-        fc.array(save, { minLength: 1, maxLength: 8 }),
-        (history, saves) => {
-          let flag = false
-          let seen = false
-          let length = 0
-          for (const s of saves) {
-            length = Math.min(history.length, length + s.grow)
-            // an arbitrary trimming or compaction of the history so far: a dropped prefix and any subset, in order
-            const saved = history.slice(0, length).filter((_, i) => i >= s.dropPrefix && s.keep[i] === true)
-            flag = stickyEpisodeUntrusted(
-              flag,
-              saved.map((j) => j.message),
-              zone
-            )
-            seen ||= saved.some((j) => j.taints)
-            expect(flag).toBe(seen)
-            const p = deriveSessionProvenance({ messages: saved.map((j) => j.message), episodeUntrusted: flag }, zone)
-            expect(p.untrusted === true).toBe(seen)
-            if (seen && !saved.some((j) => j.taints)) {
-              expect(p.sources).toEqual(["trimmed_history"])
-              trimmedOnly++
-            }
+  it(
+    "(1) union law: " + "the sources of a concatenation are the first-occurrence union of the parts' sources (§5.5.1)",
+    () => {
+      let ordered = 0
+      fc.assert(
+        fc.property(
+          fc.array(judgedMessage(30), { minLength: 2, maxLength: 30 }),
+          fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+          (judged, rawCuts) => {
+            const messages = judged.map((j) => j.message)
+            const cuts = [...new Set(rawCuts.map((c) => c % (messages.length + 1)))].sort((a, b) => a - b)
+            const bounds = [0, ...cuts, messages.length]
+            const parts = bounds.slice(1).map((end, k) => messages.slice(bounds[k], end))
+            const partSources = parts.map((p) => episodeTaintSources(p, zone))
+            const whole = episodeTaintSources(messages, zone)
+            expect(whole).toEqual(firstOccurrenceUnion(partSources))
+            // and the oracle agrees on whether there is any source at all
+            expect(whole.length > 0).toBe(judged.some((j) => j.taints))
+            if (partSources.filter((s) => s.length > 0).length >= 2) ordered++
           }
-          if (seen) tainted++
-          else untainted++
-        }
-      ),
-      { numRuns: 1000 }
-    )
-    expect(tainted).toBeGreaterThan(300)
-    expect(untainted).toBeGreaterThan(300)
-    expect(trimmedOnly).toBeGreaterThan(200)
-  })
+        ),
+        { numRuns: 1000 }
+      )
+      // the law is only interesting when several parts contribute sources
+      expect(ordered).toBeGreaterThan(300)
+    }
+  )
 
-  it("every wrapper label that taints the episode also sets the delegation taint (§5.9: the episode taint is narrower)", () => {
-    fc.assert(
-      fc.property(fc.array(judgedMessage(30), { maxLength: 12 }), (judged) => {
-        const messages = judged.map((j) => j.message)
-        const labelTaint = messages.some((m) => m.role !== "tool" && wrapperLabels(m.content).some(labelTaintsEpisode))
-        if (labelTaint) expect(untrustedIngested(messages)).toBe(true)
-      }),
-      { numRuns: 1000 }
-    )
-  })
+  it(
+    "(2) stickiness: " + "once a tainting message was in a saved list the flag stays true and the provenance untrusted",
+    () => {
+      const save = fc.record({
+        grow: fc.nat(6),
+        dropPrefix: fc.nat(12),
+        keep: fc.array(fc.boolean(), { minLength: 24, maxLength: 24 })
+      })
+      let tainted = 0
+      let untainted = 0
+      let trimmedOnly = 0
+      fc.assert(
+        fc.property(
+          fc.array(judgedMessage(25), { minLength: 4, maxLength: 24 }),
+          fc.array(save, { minLength: 1, maxLength: 8 }),
+          (history, saves) => {
+            let flag = false
+            let seen = false
+            let length = 0
+            for (const s of saves) {
+              length = Math.min(history.length, length + s.grow)
+              // an arbitrary trimming or compaction of the history so far: a dropped prefix and any subset, in order
+              const saved = history.slice(0, length).filter((_, i) => i >= s.dropPrefix && s.keep[i] === true)
+              flag = stickyEpisodeUntrusted(
+                flag,
+                saved.map((j) => j.message),
+                zone
+              )
+              seen ||= saved.some((j) => j.taints)
+              expect(flag).toBe(seen)
+              const p = deriveSessionProvenance({ messages: saved.map((j) => j.message), episodeUntrusted: flag }, zone)
+              expect(p.untrusted === true).toBe(seen)
+              if (seen && !saved.some((j) => j.taints)) {
+                expect(p.sources).toEqual(["trimmed_history"])
+                trimmedOnly++
+              }
+            }
+            if (seen) tainted++
+            else untainted++
+          }
+        ),
+        { numRuns: 1000 }
+      )
+      expect(tainted).toBeGreaterThan(300)
+      expect(untainted).toBeGreaterThan(300)
+      expect(trimmedOnly).toBeGreaterThan(200)
+    }
+  )
+
+  it(
+    "every wrapper label that taints the episode also sets the delegation taint " +
+      "(§5.9: the episode taint is narrower)",
+    () => {
+      fc.assert(
+        fc.property(fc.array(judgedMessage(30), { maxLength: 12 }), (judged) => {
+          const messages = judged.map((j) => j.message)
+          const labelTaint = messages.some(
+            (m) => m.role !== "tool" && wrapperLabels(m.content).some(labelTaintsEpisode)
+          )
+          if (labelTaint) expect(untrustedIngested(messages)).toBe(true)
+        }),
+        { numRuns: 1000 }
+      )
+    }
+  )
 
   it("wrapperLabels finds exactly the labels written, in order, in arbitrary prose", () => {
     const label = fc.string({ maxLength: 12 }).filter((s) => !s.includes('">') && !s.endsWith('"'))

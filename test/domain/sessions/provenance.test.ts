@@ -189,9 +189,13 @@ describe("toolCallTaintsEpisode (§5.3)", () => {
       expect(taints(name, { Command: "curl x" })).toBe(true)
     })
 
-    it("a local command reading outside the workspace is not a path-tool read (the spec judges shell by network effect only)", () => {
-      expect(taints("shell", { command: "cat /etc/hosts" })).toBe(false)
-    })
+    it(
+      "a local command reading outside the workspace is not a path-tool read " +
+        "(the spec judges shell by network effect only)",
+      () => {
+        expect(taints("shell", { command: "cat /etc/hosts" })).toBe(false)
+      }
+    )
   })
 
   it("rule 5: every other tool is trusted, whatever it touches", () => {

@@ -15,7 +15,8 @@ const why = (a: string, b: string) => {
 describe("distinguishing tokens", () => {
   it("classifies numbers, versions, paths, URLs, identifiers and names, and drops function words", () => {
     const { tokens } = analyse(
-      "Dana runs the auth-service v1.2.3 on port 8080 at https://Git.Example.com/X, config in /etc/app and MySQL in São Paulo."
+      "Dana runs the auth-service v1.2.3 on port 8080 at https://Git.Example.com/X, " +
+        "config in /etc/app and MySQL in São Paulo."
     )
     expect(tokens.map((t) => [t.key, t.kind])).toEqual([
       ["dana", "word"],

@@ -55,23 +55,24 @@ import {
 
 export const LOCAL_PROGRAMS =
   // files and text
-  "ls cat head tail grep egrep fgrep rg ag sed wc sort uniq cut tr diff diff3 sdiff cmp comm paste join column nl tee echo printf " +
-  "mkdir rmdir rm cp mv touch chmod chown chgrp ln readlink realpath basename dirname stat file du df tree less more exa eza lsd " +
-  "bat tar zip unzip gzip gunzip zcat bzip2 bunzip2 xz unxz zstd unzstd lz4 7z cpio jq yq sqlite3 patch iconv dos2unix unix2dos " +
-  "strings xxd od hexdump base64 base32 md5sum sha1sum sha224sum sha256sum sha384sum sha512sum shasum b2sum cksum sum split " +
-  "csplit fold fmt pr expand unexpand rev tac shuf truncate mktemp install dd sync shred seq yes bc dc expr factor numfmt cal " +
+  "ls cat head tail grep egrep fgrep rg ag sed wc sort uniq cut tr diff diff3 sdiff cmp comm paste join " +
+  "column nl tee echo printf mkdir rmdir rm cp mv touch chmod chown chgrp ln readlink realpath basename " +
+  "dirname stat file du df tree less more exa eza lsd bat tar zip unzip gzip gunzip zcat bzip2 bunzip2 xz " +
+  "unxz zstd unzstd lz4 7z cpio jq yq sqlite3 patch iconv dos2unix unix2dos strings xxd od hexdump base64 " +
+  "base32 md5sum sha1sum sha224sum sha256sum sha384sum sha512sum shasum b2sum cksum sum split csplit fold fmt " +
+  "pr expand unexpand rev tac shuf truncate mktemp install dd sync shred seq yes bc dc expr factor numfmt cal " +
   // shell builtins and keywords whose words are data
-  "cd pwd pushd popd dirs export unset set shopt alias unalias declare typeset local readonly read exit return shift getopts " +
-  "hash trap wait jobs fg bg disown history let break continue true false test [ [[ : for select case function type which " +
-  "whereis printenv ulimit umask " +
+  "cd pwd pushd popd dirs export unset set shopt alias unalias declare typeset local readonly " +
+  "read exit return shift getopts hash trap wait jobs fg bg disown history let break continue " +
+  "true false test [ [[ : for select case function type which whereis printenv ulimit umask " +
   // the system, read or signalled locally
-  "sleep date whoami id uname hostname uptime free ps pgrep pkill kill killall lsof locale nproc arch getconf tty groups tput " +
-  "clear reset stty " +
+  "sleep date whoami id uname hostname uptime free ps pgrep pkill kill " +
+  "killall lsof locale nproc arch getconf tty groups tput clear reset stty " +
   // build, test, lint, interpreters
-  "make gmake cmake ninja tsc eslint prettier vitest jest mocha ava biome esbuild vite webpack rollup tsx ts-node node " +
-  "pytest py.test mypy ruff black isort flake8 pylint pyright coverage ruby rspec rake irb perl php lua java javac jar " +
-  "gcc g++ cc c++ clang clang++ ld ar nm objdump strip gdb lldb valgrind rustc rustfmt gofmt goimports golangci-lint " +
-  "staticcheck shellcheck clang-format ssh-keygen ssh-add"
+  "make gmake cmake ninja tsc eslint prettier vitest jest mocha ava biome esbuild vite webpack rollup " +
+  "tsx ts-node node pytest py.test mypy ruff black isort flake8 pylint pyright coverage ruby rspec rake " +
+  "irb perl php lua java javac jar gcc g++ cc c++ clang clang++ ld ar nm objdump strip gdb lldb valgrind " +
+  "rustc rustfmt gofmt goimports golangci-lint staticcheck shellcheck clang-format ssh-keygen ssh-add"
 
 export const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
   const table = new Map<string, Rule>()
@@ -94,7 +95,8 @@ export const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
   add(
     "xargs",
     wrapper(
-      "-I -n -L -P -d -E -s -a --arg-file --delimiter --max-args --max-procs --max-lines --eof --max-chars --process-slot-var"
+      "-I -n -L -P -d -E -s -a --arg-file --delimiter --max-args " +
+        "--max-procs --max-lines --eof --max-chars --process-slot-var"
     )
   )
   add("exec", wrapper("-a"))
@@ -115,11 +117,15 @@ export const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
   add(
     "rsync",
     remoteCopy(
-      "-e --rsh --exclude --include --filter -f --files-from --exclude-from --include-from --port --password-file --log-file -T --temp-dir --backup-dir --link-dest --compare-dest --copy-dest --partial-dir --chmod --chown -M --remote-option --out-format --bwlimit --timeout --contimeout --max-size --min-size --suffix --info --debug"
+      "-e --rsh --exclude --include --filter -f --files-from --exclude-from --include-from " +
+        "--port --password-file --log-file -T --temp-dir --backup-dir --link-dest --compare-dest " +
+        "--copy-dest --partial-dir --chmod --chown -M --remote-option --out-format --bwlimit " +
+        "--timeout --contimeout --max-size --min-size --suffix --info --debug"
     )
   )
   add(
-    "ping ping6 traceroute tracepath mtr dig nslookup host whois nmap arping ssh-keyscan aria2c yt-dlp youtube-dl lynx w3m links",
+    "ping ping6 traceroute tracepath mtr dig nslookup host whois " +
+      "nmap arping ssh-keyscan aria2c yt-dlp youtube-dl lynx w3m links",
     always(EGRESS)
   )
   add("npx pnpx bunx", npxLike)
@@ -161,7 +167,8 @@ export const PROGRAMS: ReadonlyMap<string, Rule> = (() => {
     "yum dnf microdnf",
     packageManager(
       "remove erase autoremove clean history",
-      "install update upgrade downgrade reinstall makecache search info list download check-update distro-sync groupinstall"
+      "install update upgrade downgrade reinstall makecache search " +
+        "info list download check-update distro-sync groupinstall"
     )
   )
   add("apk", packageManager("del info list search version stats audit", "add update upgrade fetch"))

@@ -252,8 +252,14 @@ export const cloud =
   }
 
 // Config keys git uses to run programs, reach hosts or rewrite URLs can turn any sub-command into anything
-export const GIT_SAFE_CONFIG =
-  /^(?:color\.|advice\.|user\.(?:name|email)=|core\.(?:quotepath|autocrlf|safecrlf|filemode|longpaths|abbrev|ignorecase)=|init\.defaultbranch=|safe\.directory=|log\.|format\.pretty=|diff\.(?:renames|algorithm|noprefix|mnemonicprefix|colormoved)=|merge\.conflictstyle=|pull\.rebase=|(?:commit|tag)\.gpgsign=|gc\.auto=|status\.)/i
+export const GIT_SAFE_CONFIG = new RegExp(
+  String.raw`^(?:color\.|advice\.|user\.(?:name|email)=` +
+    String.raw`|core\.(?:quotepath|autocrlf|safecrlf|filemode|longpaths|abbrev|ignorecase)=` +
+    String.raw`|init\.defaultbranch=|safe\.directory=|log\.|format\.pretty=` +
+    String.raw`|diff\.(?:renames|algorithm|noprefix|mnemonicprefix|colormoved)=` +
+    String.raw`|merge\.conflictstyle=|pull\.rebase=|(?:commit|tag)\.gpgsign=|gc\.auto=|status\.)`,
+  "i"
+)
 
 export const gitRemote: Rule = (args) => {
   const ops = operands(args).map((o) => o.word.text)
@@ -291,12 +297,13 @@ export const gitSubcommands = subcommands({
   valued: "-C -c --git-dir --work-tree --namespace --super-prefix --config-env",
   bare: LOCAL,
   local:
-    "status diff log show add commit branch checkout switch merge stash reset restore tag rev-parse blame grep init mv rm config " +
-    "shortlog describe cherry-pick revert reflog ls-files ls-tree cat-file apply am format-patch worktree clean notes show-ref " +
-    "for-each-ref rev-list merge-base diff-tree diff-index diff-files name-rev gc fsck prune check-ignore check-attr hash-object " +
-    "update-index write-tree read-tree commit-tree symbolic-ref update-ref count-objects var whatchanged range-diff help version " +
-    "mailinfo stripspace interpret-trailers sparse-checkout maintenance show-branch cherry difftool mergetool request-pull " +
-    "verify-commit verify-tag bundle fast-export fast-import repack pack-refs annotate",
+    "status diff log show add commit branch checkout switch merge stash reset restore tag rev-parse blame " +
+    "grep init mv rm config shortlog describe cherry-pick revert reflog ls-files ls-tree cat-file apply am " +
+    "format-patch worktree clean notes show-ref for-each-ref rev-list merge-base diff-tree diff-index " +
+    "diff-files name-rev gc fsck prune check-ignore check-attr hash-object update-index write-tree read-tree " +
+    "commit-tree symbolic-ref update-ref count-objects var whatchanged range-diff help version mailinfo " +
+    "stripspace interpret-trailers sparse-checkout maintenance show-branch cherry difftool mergetool " +
+    "request-pull verify-commit verify-tag bundle fast-export fast-import repack pack-refs annotate",
   egress: "clone fetch pull ls-remote svn p4",
   upload: "push send-email",
   special: [
@@ -369,8 +376,8 @@ export const cargoTable = subcommands({
   valued: "--manifest-path --config -Z --color --target-dir",
   bare: LOCAL,
   local:
-    "build b test t check c clippy fmt run r doc d bench clean tree metadata new init locate-project pkgid version help fix " +
-    "rustc rustdoc verify-project read-manifest package remove rm",
+    "build b test t check c clippy fmt run r doc d bench clean tree metadata new init locate-project " +
+    "pkgid version help fix rustc rustdoc verify-project read-manifest package remove rm",
   egress: "install fetch update search add info vendor generate-lockfile uninstall",
   upload: "publish login owner yank logout"
 })
@@ -389,18 +396,19 @@ export const npxLike: Rule = (args) =>
   args.some((w) => w.text === "--no-install" || w.text === "--offline" || w.text === "--no") ? LOCAL : EGRESS
 
 export const NPM_EGRESS =
-  "install i in ins inst insta instal isnt isnta isntal isntall add ci clean-install install-clean ic install-ci-test cit " +
-  "install-test it update up upgrade udpate outdated audit view info show v search s se find dlx create doctor rebuild rb ping " +
-  "link ln dedupe ddp"
+  "install i in ins inst insta instal isnt isnta isntal isntall add ci clean-install " +
+  "install-clean ic install-ci-test cit install-test it update up upgrade udpate outdated " +
+  "audit view info show v search s se find dlx create doctor rebuild rb ping link ln dedupe ddp"
 export const NPM_UPLOAD =
-  "publish unpublish deprecate login adduser add-user logout dist-tag owner access team token star unstar hook org profile"
+  "publish unpublish deprecate login adduser add-user logout " +
+  "dist-tag owner access team token star unstar hook org profile"
 
 export const npm = subcommands({
   valued: "--prefix -w --workspace --registry --cache --userconfig --loglevel",
   bare: LOCAL,
   local:
-    "run run-script rum urn test tst t start stop restart ls list ll la root bin prefix help why explain pack version config get set " +
-    "pkg query fund completion prune help-search edit",
+    "run run-script rum urn test tst t start stop restart ls list ll la root bin prefix help " +
+    "why explain pack version config get set pkg query fund completion prune help-search edit",
   egress: NPM_EGRESS,
   upload: NPM_UPLOAD,
   special: [
@@ -416,7 +424,8 @@ export const pnpm = subcommands({
   bare: LOCAL,
   other: LOCAL,
   egress:
-    "install i add update up upgrade outdated audit dlx create import fetch install-test it rebuild rb env view info show search patch deploy licenses link ln",
+    "install i add update up upgrade outdated audit dlx create import fetch " +
+    "install-test it rebuild rb env view info show search patch deploy licenses link ln",
   upload: "publish login logout adduser unpublish deprecate dist-tag owner access",
   special: [
     ["exec", runsProgram],
@@ -430,7 +439,8 @@ export const yarnTable: Rule = subcommands({
   bare: EGRESS,
   other: LOCAL,
   egress:
-    "install add upgrade up upgrade-interactive outdated audit dlx create init import info remove set plugin global unplug rebuild",
+    "install add upgrade up upgrade-interactive outdated audit dlx " +
+    "create init import info remove set plugin global unplug rebuild",
   upload: "publish login logout owner tag",
   special: [
     ["exec", runsProgram],
@@ -510,8 +520,8 @@ export const docker = subcommands({
   valued: "-H --host --context -c --config --log-level -l",
   bare: LOCAL,
   local:
-    "ps images logs inspect stop start rm rmi version info tag kill restart cp volume network stats top port diff history events " +
-    "save load export pause unpause wait rename attach context system",
+    "ps images logs inspect stop start rm rmi version info tag kill restart cp volume network stats " +
+    "top port diff history events save load export pause unpause wait rename attach context system",
   egress: "pull run build create search buildx manifest import",
   upload: "push login",
   special: [
@@ -593,7 +603,8 @@ export const sudo: Rule = (args, ctx) => {
   const rest = afterOptions(
     args,
     nameSet(
-      "-u -g -C -D -p -r -t -U -T -R -h --user --group --chdir --prompt --role --type --other-user --close-from --chroot --host"
+      "-u -g -C -D -p -r -t -U -T -R -h --user --group --chdir " +
+        "--prompt --role --type --other-user --close-from --chroot --host"
     )
   )
   return rest.length === 0 ? UNKNOWN : ctx.argv(rest)
