@@ -14,7 +14,11 @@ export interface Command<S, E, Err, R, RP = never> {
    * lock, on the very state it is decided on: a conflict re-runs it on the new state.
    */
   readonly decide: (state: S, at: string) => Effect.Effect<ReadonlyArray<E>, Err, R>
-  /** Announces batches once they are durable: those the store recorded while loading, then the command's own. */
+  /**
+   * Announces the command's batch once it is durable. Called with no batch when the command appends nothing: what
+   * the store itself appended while loading (an adopted hand edit, say) is in the feed, and a notifier that reads
+   * the feed takes any call as the wake-up to deliver it.
+   */
   readonly publish?: (batches: ReadonlyArray<Batch<E>>) => Effect.Effect<void, never, RP>
   /** The version the caller decided against (an editor's file): a stream that moved on is their conflict to see. */
   readonly expectedVersion?: number
@@ -42,29 +46,27 @@ export const handleCommand = <S, E, Err, R, RP = never>(
 ): Effect.Effect<Handled<S, E>, Err | VersionConflict | StoreError, R | RP | EventStore> => {
   const { stream, codec, decide, publish, expectedVersion } = command
   return Effect.flatMap(EventStore, (store) => {
+    // an append's own announcement wakes a feed reader too; only a command that appends nothing needs this one
+    const wake = publish === undefined ? Effect.void : publish([])
     const attempt = Effect.flatMap(store.load(stream, codec), (loaded) => {
-      const announced = publish !== undefined && loaded.recorded.length > 0 ? publish(loaded.recorded) : Effect.void
       if (expectedVersion !== undefined && loaded.version !== expectedVersion)
         return Effect.zipRight(
-          announced,
+          wake,
           Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: loaded.version }))
         )
-      // stamped after loading, so the command's time follows anything the load itself recorded
-      return Effect.zipRight(
-        announced,
-        Effect.flatMap(nowIso, (at) =>
-          Effect.flatMap(
-            decide(loaded.state, at),
-            (events): Effect.Effect<Handled<S, E>, VersionConflict | StoreError, RP> =>
-              events.length === 0
-                ? Effect.succeed({ events, state: loaded.state })
-                : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
-                    Effect.as(publish === undefined ? Effect.void : publish([appended.batch]), {
-                      events,
-                      state: appended.state
-                    })
-                  )
-          )
+      // stamped after loading, so the command's time follows anything the load itself appended
+      return Effect.flatMap(nowIso, (at) =>
+        Effect.flatMap(
+          Effect.tapError(decide(loaded.state, at), () => wake),
+          (events): Effect.Effect<Handled<S, E>, VersionConflict | StoreError, RP> =>
+            events.length === 0
+              ? Effect.as(wake, { events, state: loaded.state })
+              : Effect.flatMap(store.append(stream, codec, loaded.version, events, at), (appended) =>
+                  Effect.as(publish === undefined ? Effect.void : publish([appended.batch]), {
+                    events,
+                    state: appended.state
+                  })
+                )
         )
       )
     })

@@ -34,10 +34,13 @@ export const episodePolicy = (c: MemoryConfig): EpisodePolicy => ({
 const notify = (batches: ReadonlyArray<Batch<EpisodeEvent>>) =>
   Effect.flatMap(Notifier, (n) => n.notify(batches.flatMap((b) => episodeLifecycle(EPISODES_STREAM, b))))
 
-/** The episode store's state and version; an adoption of an odek directory made while loading is announced. */
+/**
+ * The episode store's state and version. What the store appended while loading (the adoption of an odek directory)
+ * is announced: the notifier is woken to read the feed.
+ */
 export const loadEpisodes = Effect.fn("loadEpisodes")(function* () {
   const loaded = yield* (yield* EventStore).load(EPISODES_STREAM, episodeCodec)
-  if (loaded.recorded.length > 0) yield* notify(loaded.recorded)
+  yield* notify([])
   return loaded
 })
 

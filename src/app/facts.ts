@@ -33,13 +33,14 @@ export const parseTarget = (target: string): Either.Either<Target, InvalidTarget
 const notifyBatches = (stream: string, batches: ReadonlyArray<Batch<FactEvent>>) =>
   Effect.flatMap(Notifier, (n) => n.notify(batches.flatMap((b) => factLifecycle(stream, b))))
 
-/** A fact file's current entries and version; repairs the store made while loading are announced. */
+/**
+ * A fact file's current entries and version. What the store appended while loading (a hand edit adopted or refused)
+ * is announced: the notifier is woken to read the feed.
+ */
 export const loadFacts = handler(function* (target: Target) {
   const store = yield* EventStore
-  const stream = factStream(target)
-  // the configured cap: a hand edit over it is not adopted
-  const loaded = yield* store.load(stream, factCodec(target))
-  if (loaded.recorded.length > 0) yield* notifyBatches(stream, loaded.recorded)
+  const loaded = yield* store.load(factStream(target), factCodec(target))
+  yield* notifyBatches(factStream(target), [])
   return loaded
 })
 

@@ -44,11 +44,14 @@ export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   }
 }
 
-/** A stream's current state and version, plus batches the store itself recorded while loading (repairs, hand edits). */
-export interface Loaded<S, E> {
+/**
+ * A stream's current state and version. What a store appends while loading (a repair, a person's edit it adopts or
+ * refuses) is an ordinary batch of the stream: it is in the version and the state, and readers of the feed see it at
+ * its position like any other. Load hands back nothing on the side.
+ */
+export interface Loaded<S> {
   readonly state: S
   readonly version: number
-  readonly recorded: ReadonlyArray<Batch<E>>
 }
 
 export interface Appended<S, E> {
@@ -80,7 +83,7 @@ export class EventStore extends Context.Tag("tmem/EventStore")<
      * object it handed back before (or that its last append returned), so callers may cache work by the state's
      * identity (the episode index and recall do); a changed stream gives a new object.
      */
-    readonly load: <S, E>(stream: string, codec: StreamCodec<S, E>) => Effect.Effect<Loaded<S, E>, StoreError>
+    readonly load: <S, E>(stream: string, codec: StreamCodec<S, E>) => Effect.Effect<Loaded<S>, StoreError>
     /** Batches after `fromVersion` (default 0), oldest first. */
     readonly read: <S, E>(
       stream: string,

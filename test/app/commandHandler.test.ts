@@ -76,17 +76,24 @@ describe("the one command handler (load → decide → append → publish, retri
   )
 
   it.scoped(
-    "a decision that makes no events appends nothing and publishes nothing; a refusal is the caller's error",
+    "a decision that makes no events appends nothing and publishes no batch (a wake-up only); a refusal is the " +
+      "caller's error",
     () =>
       Effect.gen(function* () {
         const { layer } = yield* memoryFixture.make
-        let published = 0
-        const base = { stream: "counter", codec: counterCodec, publish: () => Effect.sync(() => void published++) }
+        const published: Array<unknown> = []
+        let wakeUps = 0
+        const publish = (batches: ReadonlyArray<unknown>) =>
+          Effect.sync(() => {
+            published.push(...batches)
+            wakeUps++
+          })
+        const base = { stream: "counter", codec: counterCodec, publish }
         const none = yield* handleCommand({
           ...base,
           decide: () => Effect.succeed([] as ReadonlyArray<CounterEvent>)
         }).pipe(Effect.provide(layer))
-        expect([none.events, none.state.total, published]).toEqual([[], 0, 0])
+        expect([none.events, none.state.total, published, wakeUps]).toEqual([[], 0, [], 1])
         const refused = yield* Effect.exit(
           handleCommand({ ...base, decide: () => Effect.fail("refused" as const) }).pipe(Effect.provide(layer))
         )
@@ -96,7 +103,8 @@ describe("the one command handler (load → decide → append → publish, retri
         const loaded = yield* Effect.flatMap(EventStore, (s) => s.load("counter", counterCodec)).pipe(
           Effect.provide(layer)
         )
-        expect([loaded.version, published]).toEqual([0, 0])
+        // the refusal woke the notifier too: a load may have appended what a feed reader must still deliver
+        expect([loaded.version, published, wakeUps]).toEqual([0, [], 2])
       })
   )
 

@@ -7,7 +7,7 @@ import { NodeFiles } from "../../src/adapters/live.js"
 import { addFact, loadFacts } from "../../src/app/facts.js"
 import { canonicalEntries, parseEntries, renderEntries } from "../../src/domain/facts/codec.js"
 import { handEditProblem } from "../../src/domain/facts/decider.js"
-import { factCodec } from "../../src/domain/facts/stream.js"
+import { factCodec, factStream } from "../../src/domain/facts/stream.js"
 import { foldEvents } from "../../src/domain/kernel/Decider.js"
 import { EventStore } from "../../src/ports/EventStore.js"
 import { appLayer } from "../support/app.js"
@@ -81,7 +81,10 @@ describe("a fact file hand-edited into any shape", () => {
               } else {
                 refused++
                 expect(loaded.state.entries).toEqual(before.state.entries)
-                const event = loaded.recorded.flatMap((b) => b.events).find((e) => e._tag === "FactsEditRejected")
+                const appended = yield* Effect.flatMap(EventStore, (s) =>
+                  s.read(factStream("user"), factCodec("user"), before.version)
+                ).pipe(Effect.provide(layer))
+                const event = appended.flatMap((b) => b.events).find((e) => e._tag === "FactsEditRejected")
                 expect(event?._tag).toBe("FactsEditRejected")
                 if (event?._tag === "FactsEditRejected")
                   expect(fs.readFileSync(path.join(dir, event.keptAs)).equals(bytes)).toBe(true)

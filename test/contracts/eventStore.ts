@@ -26,7 +26,7 @@ export const eventStoreContract = (fixture: StoreFixture) =>
       run((store) =>
         Effect.gen(function* () {
           const loaded = yield* store.load("facts/user", factCodec("user"))
-          expect(loaded).toStrictEqual({ state: { entries: [] }, version: 0, recorded: [] })
+          expect(loaded).toStrictEqual({ state: { entries: [] }, version: 0 })
           expect(yield* store.read("counter/a", counterCodec)).toStrictEqual([])
           expect((yield* store.load("counter/a", counterCodec)).version).toBe(0)
         })

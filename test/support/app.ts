@@ -6,6 +6,7 @@ import * as Notifiers from "../../src/adapters/notify/Notifiers.js"
 import * as WeightedEmbedder from "../../src/adapters/rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "../../src/adapters/search/LocalEpisodeSearch.js"
 import { Background } from "../../src/app/Background.js"
+import { feedNotifier } from "../../src/app/notifications.js"
 import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
 import { Settings } from "../../src/app/Settings.js"
@@ -18,7 +19,10 @@ import type { Approval } from "../../src/ports/Approval.js"
 import * as Approvals from "../../src/adapters/approval/Approvals.js"
 import { quietLogs } from "./logs.js"
 
-/** The app's services over a given store, collecting lifecycle events into `events`. No model unless `llm` is given. */
+/**
+ * The app's services over a given store, collecting lifecycle events into `events` as the live layer delivers them:
+ * read from the store's feed (so what the store appends while loading is seen too). No model unless `llm` is given.
+ */
 export const appLayer = (
   options: {
     store?: Layer.Layer<EventStore>
@@ -31,23 +35,37 @@ export const appLayer = (
     /** How long closing waits for background work (default 15 s). */
     drain?: Duration.DurationInput
   } = {}
-) =>
-  Layer.mergeAll(
+) => {
+  const store = options.store ?? MemoryEventStore.layer
+  const events = options.events
+  const notifier =
+    events === undefined
+      ? Notifiers.silent
+      : feedNotifier().pipe(
+          Layer.provide(
+            Layer.merge(
+              Notifiers.callback((e) => void events.push(e)),
+              store
+            )
+          )
+        )
+  return Layer.mergeAll(
     makeCapConsolidationLayer(options.cap),
     options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer,
     Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(MemoryDerivedFiles.layer))
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        options.store ?? MemoryEventStore.layer,
+        store,
         options.embedder ?? WeightedEmbedder.layer(256),
         options.llm ?? NoneLlm.layer,
         Settings.layer({ ...DEFAULT_CONFIG, ...options.config }),
-        options.events ? Notifiers.callback((e) => void options.events!.push(e)) : Notifiers.silent,
+        notifier,
         options.approval ?? Approvals.auto,
         quietLogs
       )
     )
   )
+}
 
 export const runApp = <A, E, R>(effect: Effect.Effect<A, E, R>, layer: Layer.Layer<R>) => Effect.provide(effect, layer)

@@ -2,7 +2,6 @@ import { Duration, Effect, Either, Layer } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
-  type Batch,
   batchCodec,
   type CodecOf,
   foldStream,
@@ -362,14 +361,12 @@ export const make = (options: DiskOptions) =>
             tail = readTail(stream, jp)
           }
           if (filesOf(stream) !== undefined) return reconcileFiles(stream, codec, tail, at, warnings, torn)
-          if (target === undefined || textOf(stream) === undefined)
-            return { ...foldCached(stream, codec, tail), recorded: [] }
+          if (target === undefined || textOf(stream) === undefined) return foldCached(stream, codec, tail)
           try {
             return reconcileText(stream, codec, target, tail, at, warnings)
           } catch (e) {
             // the file moved between reading it and recording what was read: look again shortly
-            if (e instanceof Moved)
-              return { unsettled: { ...foldAll(stream, codec), recorded: [] }, retryInMs: settleMs }
+            if (e instanceof Moved) return { unsettled: foldAll(stream, codec), retryInMs: settleMs }
             throw e
           }
         })
@@ -377,7 +374,7 @@ export const make = (options: DiskOptions) =>
         if ("staged" in outcome) {
           yield* outcome.staged.finish
           const r = outcome.staged.result
-          return { state: r.state, version: r.batch.version, recorded: [r.batch] } satisfies Loaded<S, E>
+          return { state: r.state, version: r.batch.version } satisfies Loaded<S>
         }
         return outcome
       })
@@ -393,12 +390,12 @@ export const make = (options: DiskOptions) =>
       codec: StreamCodec<S, E>,
       at: string,
       forWrite: boolean
-    ): Effect.Effect<Loaded<S, E>, StoreError> =>
+    ): Effect.Effect<Loaded<S>, StoreError> =>
       // the stamps are read through `attempt`: a file that cannot be stat'ed is a StoreError, not a defect
       Effect.flatMap(
         attempt(() => (swept.has(stream) ? knownState<S>(stream) : undefined)),
-        (known): Effect.Effect<Loaded<S, E>, StoreError> =>
-          known !== undefined ? Effect.succeed({ ...known, recorded: [] }) : reconcileLoop(stream, codec, at, forWrite)
+        (known): Effect.Effect<Loaded<S>, StoreError> =>
+          known !== undefined ? Effect.succeed(known) : reconcileLoop(stream, codec, at, forWrite)
       )
 
     const reconcileLoop = <S, E>(stream: string, codec: StreamCodec<S, E>, at: string, forWrite: boolean) =>
@@ -425,7 +422,7 @@ export const make = (options: DiskOptions) =>
       })
 
     /** Lock-free fast path: the projection's hash matches the journal's last batch, so the projection is the state. */
-    const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S, E> | undefined => {
+    const tryFastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>): Loaded<S> | undefined => {
       // the first load of a projected stream looks for what a crashed writer left behind; finding any, it takes the
       // lock to remove it (a read-only directory with nothing to sweep stays readable without the lock)
       if (
@@ -436,30 +433,19 @@ export const make = (options: DiskOptions) =>
         swept.add(stream)
       }
       if (filesOf(stream) !== undefined) {
-        const unchanged = unchangedSinceVerified<S, E>(stream)
+        const unchanged = unchangedSinceVerified<S>(stream)
         if (unchanged !== undefined) return unchanged
       }
       const known = knownState<S>(stream)
-      if (known !== undefined) return { ...known, recorded: [] }
+      if (known !== undefined) return known
       const target = projectionPath(stream)
       const tail = readTail(stream, journalPath(stream))
       if (tail.complete < tail.size) return undefined
       if (filesOf(stream) !== undefined) return fastLoadFiles(stream, codec, tail)
       const text = textOf(stream)
       if (target === undefined || text === undefined)
-        return tail.exists
-          ? { ...foldCached(stream, codec, tail), recorded: [] }
-          : { state: codec.initialState, version: 0, recorded: [] }
+        return tail.exists ? foldCached(stream, codec, tail) : { state: codec.initialState, version: 0 }
       return fastLoadText(stream, codec, target, text, tail)
-    }
-
-    // Batches the store recorded while an append was refused (a hand edit found under the lock); the caller's
-    // retry loads again, and that load reports them, so the edit's lifecycle event is not lost.
-    const pending = new Map<string, Array<Batch<unknown>>>()
-    const takePending = <E>(stream: string): ReadonlyArray<Batch<E>> => {
-      const batches = pending.get(stream) ?? []
-      pending.delete(stream)
-      return batches as ReadonlyArray<Batch<E>>
     }
 
     const readFeed = (after: number, codecOf: CodecOf, limit?: number) =>
@@ -478,10 +464,7 @@ export const make = (options: DiskOptions) =>
                 fast !== undefined
                   ? Effect.succeed(fast)
                   : Effect.flatMap(nowIso, (at) => withLock(stream, reconcile(stream, codec, at, false)))
-              return Effect.map(loaded, (l) => {
-                const earlier = takePending<E>(stream)
-                return earlier.length === 0 ? l : { ...l, recorded: [...earlier, ...l.recorded] }
-              })
+              return loaded
             }
           )
         ),
@@ -543,8 +526,6 @@ export const make = (options: DiskOptions) =>
               reconcile(stream, codec, at, true),
               (current): Effect.Effect<Appended<S, E>, StoreError | VersionConflict> => {
                 if (current.version !== expectedVersion) {
-                  if (current.recorded.length > 0)
-                    pending.set(stream, [...(pending.get(stream) ?? []), ...current.recorded])
                   return Effect.fail(
                     new VersionConflict({ stream, expected: expectedVersion, actual: current.version })
                   )

@@ -112,11 +112,11 @@ export type Stage = <S, E>(
 /**
  * What reconcile found when the projection is being saved right now: the journal's state, and when to look again.
  */
-export interface Unsettled<S, E> {
-  readonly unsettled: Loaded<S, E>
+export interface Unsettled<S> {
+  readonly unsettled: Loaded<S>
   readonly retryInMs: number
 }
-export type Reconciled<S, E> = Loaded<S, E> | { readonly staged: Staged<S, E> } | Unsettled<S, E>
+export type Reconciled<S, E> = Loaded<S> | { readonly staged: Staged<S, E> } | Unsettled<S>
 
 /** A file as it stands: size, mtime and change time. Any write, rename or timestamp change gives another. */
 export const momentOf = (info: { readonly size: number; readonly mtimeMs: number; readonly ctimeMs: number }) =>

@@ -216,7 +216,7 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
     at: string,
     warnings: Array<string>,
     torn: boolean
-  ): Loaded<S, E> | { readonly staged: Staged<S, E> } => {
+  ): Loaded<S> | { readonly staged: Staged<S, E> } => {
     const files = filesOf(stream)!
     const manifestPath = path.join(dir, files.manifest)
     // files adopted from the directory (an import, a recovery) are read as they are: a link is not followed
@@ -230,13 +230,13 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
     }
     if (tail.last === undefined) {
       const events = files.imported(read, at)
-      if (events.length === 0) return { state: codec.initialState, version: 0, recorded: [] }
+      if (events.length === 0) return { state: codec.initialState, version: 0 }
       return { staged: stage(stream, codec, codec.initialState, 0, events, at) }
     }
     const full = foldCached(stream, codec, tail)
     const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
     const hash = bytes === undefined ? undefined : sha256(bytes)
-    if (hash === tail.last.projectionHash) return { ...full, recorded: [] }
+    if (hash === tail.last.projectionHash) return full
     const mtime = io(stream, manifestPath, "read", () => Files.mtimeMs(manifestPath)) ?? 0
     const crash = bytes === undefined || (hash === tail.prev?.projectionHash && mtime <= tail.mtimeMs)
     // A journal cut back to its last whole line lost a batch that the files may still show, as a fact file
@@ -253,7 +253,7 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
     } else if (bytes !== undefined)
       warnings.push(`memory: ${rel(manifestPath)} was behind its journal (a crash); re-projected`)
     reprojectFiles(stream, full.state)
-    if (recovered.length === 0) return { ...full, recorded: [] }
+    if (recovered.length === 0) return full
     warnings.push(
       `memory: ${rel(journalPath(stream))} had lost its last batch; ` +
         `what ${rel(manifestPath)} still showed of it was recorded again, ` +
@@ -263,7 +263,7 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
   }
 
   /** The lock-free load's first look at a multi-file projection, before the journal's tail is read. */
-  const unchangedSinceVerified = <S, E>(stream: string): Loaded<S, E> | undefined => {
+  const unchangedSinceVerified = <S>(stream: string): Loaded<S> | undefined => {
     // nothing moved since the last verified load: not even the journal's tail needs reading (its last line can
     // be an import of thousands of episodes)
     const jp = journalPath(stream)
@@ -283,12 +283,12 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
       known.manifest === momentOf(m) &&
       hit.moment === momentOf(j)
     )
-      return { state: hit.state as S, version: hit.version, recorded: [] }
+      return { state: hit.state as S, version: hit.version }
     return undefined
   }
 
   /** The lock-free load of a multi-file projection: the manifest's hash matches the journal's last batch. */
-  const fastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail): Loaded<S, E> | undefined => {
+  const fastLoad = <S, E>(stream: string, codec: StreamCodec<S, E>, tail: Tail): Loaded<S> | undefined => {
     const manifestPath = path.join(dir, filesOf(stream)!.manifest)
     // the manifest can be large (an index of thousands of episodes): re-hash it only when it or the journal moved
     const seen = statOptional(manifestPath)
@@ -300,17 +300,16 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
       known.journal === momentOf(tail) &&
       known.manifest === momentOf(seen)
     )
-      return { ...foldCached(stream, codec, tail), recorded: [] }
+      return foldCached(stream, codec, tail)
     const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
-    if (tail.last === undefined)
-      return bytes === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+    if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0 } : undefined
     if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
     if (seen !== undefined)
       verified.set(manifestPath, {
         journal: momentOf(tail),
         manifest: momentOf(seen)
       })
-    return { ...foldCached(stream, codec, tail), recorded: [] }
+    return foldCached(stream, codec, tail)
   }
 
   return { stageFiles, reconcileFiles, unchangedSinceVerified, fastLoad }

@@ -177,7 +177,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
   ): Reconciled<S, E> => {
     const text = textOf(stream)!
     const wait = settlesIn(target, snap)
-    if (wait > 0) return { unsettled: { ...current, recorded: [] }, retryInMs: wait }
+    if (wait > 0) return { unsettled: current, retryInMs: wait }
     const verdict = refusal(text as TextProjection<unknown, unknown>, snap)
     if (Either.isRight(verdict)) {
       if (current.version > 0)
@@ -191,7 +191,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
             at
           )
         }
-      if (trimSpace(verdict.right) === "") return { ...current, recorded: [] }
+      if (trimSpace(verdict.right) === "") return current
       return { staged: stage(stream, codec, current.state, 0, text.imported(verdict.right, at), at) }
     }
     const kept = asideName(target, "rejected", current.version + 1)
@@ -200,7 +200,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
       fs.renameSync(target, kept)
       return true
     })
-    if (!moved) return { unsettled: { ...current, recorded: [] }, retryInMs: settleMs }
+    if (!moved) return { unsettled: current, retryInMs: settleMs }
     seen.set(stream, undefined)
     const size = Number(snap.identity.size)
     const name = path.basename(target)
@@ -282,8 +282,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
           digest!.text !== undefined
             ? parsed({ ...digest!, text: digest!.text }, text as TextProjection<S, unknown>)
             : text.parse(strictUtf8.decode(snap.bytes!)),
-        version: tail.last.version,
-        recorded: []
+        version: tail.last.version
       }
     }
     const full = tail.last === undefined ? { state: codec.initialState, version: 0 } : foldAll(stream, codec)
@@ -291,7 +290,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
       // A deleted projection is restored rather than read as "forget everything": emptying the file is how to clear
       // it.
       if (tail.last !== undefined) restoreProjection(stream, target, text.render(full.state), undefined)
-      return { ...full, recorded: [] }
+      return full
     }
     const prevHash = tail.prev?.projectionHash ?? EMPTY_HASH
     // One batch behind and not touched since the journal was: a crash between append and rename.
@@ -303,7 +302,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
     ) {
       if (restoreProjection(stream, target, text.render(full.state), snap.identity))
         warnings.push(`memory: ${rel(target)} was one write behind its journal (a crash); re-projected`)
-      return { ...full, recorded: [] }
+      return full
     }
     return adoptOrRefuse(stream, codec, target, snap, full, at, warnings)
   }
@@ -315,16 +314,14 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
     target: string,
     text: TextProjection<any, any>,
     tail: Tail
-  ): Loaded<S, E> | undefined => {
+  ): Loaded<S> | undefined => {
     const snap = io(stream, target, "read", () => Files.readSnapshot(target, text.maxBytes))
-    if (tail.last === undefined)
-      return snap === undefined ? { state: codec.initialState, version: 0, recorded: [] } : undefined
+    if (tail.last === undefined) return snap === undefined ? { state: codec.initialState, version: 0 } : undefined
     const digest = snap?.bytes === undefined ? undefined : digestOf(snap.bytes)
     if (digest === undefined || digest.hash !== tail.last.projectionHash || digest.text === undefined) return undefined
     return {
       state: parsed({ ...digest, text: digest.text }, text as TextProjection<S, unknown>),
-      version: tail.last.version,
-      recorded: []
+      version: tail.last.version
     }
   }
 

@@ -77,7 +77,7 @@ export const make = Effect.sync(() => {
         checkStream(stream),
         Effect.sync(() => {
           const stored = streams.get(stream)
-          return { state: stateOf(stored, codec), version: versionOf(stored), recorded: [] }
+          return { state: stateOf(stored, codec), version: versionOf(stored) }
         })
       ),
     read: <S, E>(stream: string, _codec: StreamCodec<S, E>, fromVersion = 0) =>
