@@ -1,4 +1,4 @@
-import { Effect, Either } from "effect"
+import { Clock, Effect, Either } from "effect"
 import { handleCommand } from "./commandHandler.js"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { episodeLifecycle } from "../domain/events/lifecycle.js"
@@ -126,6 +126,23 @@ export const discardEpisode = Effect.fn("discardEpisode")(function* (sessionId: 
 export const pruneEpisodes = Effect.fn("pruneEpisodes")(function* () {
   const r = yield* simple((at) => ({ _tag: "PruneEpisodes", at }))
   return r.events.flatMap((e) => (e._tag === "EpisodesEvicted" ? e.sessionIds : []))
+})
+
+/**
+ * The retention rule a person chooses for the episodes journal (never applied by default): the history written more
+ * than `keepDays` days ago is folded into the journal's base line, so the journal stops growing with every session
+ * ever ingested. The episodes themselves, their trust and the files are unchanged; `tmem events` and the feed no
+ * longer show the forgotten batches. Answers how many batches were forgotten and up to which version.
+ */
+export const compactEpisodes = Effect.fn("compactEpisodes")(function* (keepDays: number) {
+  const store = yield* EventStore
+  const cutoff = (yield* Clock.currentTimeMillis) - keepDays * 86_400_000
+  const batches = yield* store.read(EPISODES_STREAM, episodeCodec)
+  let through = 0
+  for (const b of batches) if (Date.parse(b.at) < cutoff) through = b.version
+  const forgotten = through === 0 ? 0 : yield* store.compact(EPISODES_STREAM, episodeCodec, through)
+  // the journal's last batch always stays, so the base may end before `through`
+  return { forgotten, through: forgotten === 0 ? undefined : batches[forgotten - 1]!.version }
 })
 
 /** Records that a session's session-end work is owed, before the model is asked (see `ExtractionPending`). */

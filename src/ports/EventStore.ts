@@ -99,6 +99,17 @@ export class EventStore extends Context.Tag("tmem/EventStore")<
       at: string
     ) => Effect.Effect<Appended<S, E>, VersionConflict | StoreError>
     /**
+     * Forgets the history of `stream` up to version `through`: the state at the last batch not after it stands in
+     * for every batch up to there, and the stream's last batch is always kept. The state, the version and the later
+     * batches do not change; `read` returns only what follows, and the feed passes over the forgotten batches (their
+     * positions stay theirs). Only for codecs with a snapshot schema. Answers how many batches were forgotten.
+     */
+    readonly compact: <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      through: number
+    ) => Effect.Effect<number, StoreError>
+    /**
      * Batches of every stream after feed position `after` (0: from the start), in feed order, at most `limit` of them
      * (default: all). Streams `codecOf` has no codec for are passed over. A batch appears only once it is in its
      * stream; an append that failed never appears.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Context, Effect, Either, Fiber, Layer, Schedule, Stream } from "effect"
+import { Chunk, Context, Effect, Either, Fiber, Layer, Schedule, Schema, Stream } from "effect"
 import * as fc from "fast-check"
 import { FactAdded, FactRemoved } from "../../src/domain/facts/schema.js"
 import { factCodec } from "../../src/domain/facts/stream.js"
@@ -159,6 +159,12 @@ export const eventStoreContract = (fixture: StoreFixture) =>
         : stream === "facts/user"
           ? (factCodec("user") as never)
           : undefined
+    const snapshotCounter = {
+      ...counterCodec,
+      snapshot: Schema.Struct({ total: Schema.Number, notes: Schema.Array(Schema.String) })
+    }
+    const codecOfSnapshots: CodecOf = (stream) =>
+      stream === "counter/s" ? (snapshotCounter as never) : stream === "counter/t" ? (counterCodec as never) : undefined
     const shape = (entries: ReadonlyArray<FeedEntry>) =>
       entries.map((e) => `${e.position}:${e.stream}@${e.batch.version}:${e.batch.events.length}`)
 
@@ -292,6 +298,101 @@ export const eventStoreContract = (fixture: StoreFixture) =>
           ),
           { numRuns: 40 }
         )
+      )
+    )
+    it.scopedLive(
+      "property: compaction forgets history up to a version (never the last batch) and changes nothing else",
+      () =>
+        Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(
+              fc.array(
+                fc.oneof(
+                  fc.record({
+                    kind: fc.constant("append" as const),
+                    other: fc.boolean(),
+                    n: fc.integer({ min: 1, max: 3 })
+                  }),
+                  fc.record({ kind: fc.constant("compact" as const), through: fc.integer({ min: 0, max: 40 }) })
+                ),
+                { minLength: 1, maxLength: 30 }
+              ),
+              (ops) =>
+                Effect.runPromise(
+                  Effect.scoped(
+                    Effect.gen(function* () {
+                      const { layer, another } = yield* fixture.make
+                      const store = Context.get(yield* Layer.build(layer), EventStore)
+                      // the model: every batch appended, in feed order, and which of them compaction took out
+                      const feed: Array<{ stream: string; version: number; notes: ReadonlyArray<string> }> = []
+                      const forgotten = new Set<number>()
+                      let note = 0
+                      for (const op of ops) {
+                        if (op.kind === "append") {
+                          const stream = op.other ? "counter/t" : "counter/s"
+                          const codec = op.other ? counterCodec : snapshotCounter
+                          const loaded = yield* store.load(stream, codec)
+                          const events = Array.from({ length: op.n }, () => inc(1, `n${note++}`))
+                          const r = yield* store.append(stream, codec, loaded.version, events, at)
+                          feed.push({ stream, version: r.batch.version, notes: events.map((e) => e.note) })
+                        } else {
+                          const mine = feed.flatMap((b, i) =>
+                            b.stream === "counter/s" && !forgotten.has(i) ? [i] : []
+                          )
+                          // everything up to the last batch not after `through`, the last batch excepted
+                          const gone = mine.slice(0, -1).filter((i) => feed[i]!.version <= op.through)
+                          expect(yield* store.compact("counter/s", snapshotCounter, op.through)).toBe(gone.length)
+                          for (const i of gone) forgotten.add(i)
+                        }
+                      }
+                      const expectS = feed.filter((b) => b.stream === "counter/s")
+                      const check = (s: EventStore["Type"]) =>
+                        Effect.gen(function* () {
+                          const loaded = yield* s.load("counter/s", snapshotCounter)
+                          expect(loaded.state.notes).toEqual(expectS.flatMap((b) => b.notes))
+                          expect(loaded.version).toBe(expectS[expectS.length - 1]?.version ?? 0)
+                          const kept = feed.flatMap((b, i) =>
+                            b.stream === "counter/s" && !forgotten.has(i) ? [b] : []
+                          )
+                          expect((yield* s.read("counter/s", snapshotCounter)).map((b) => b.version)).toEqual(
+                            kept.map((b) => b.version)
+                          )
+                          expect(shape(yield* s.readAll(0, codecOfSnapshots)).map((x) => x.split(":")[0])).toEqual(
+                            feed.flatMap((_, i) => (forgotten.has(i) ? [] : [`${i + 1}`]))
+                          )
+                        })
+                      yield* check(store)
+                      // another instance over the same storage (another process, on disk) sees the same
+                      yield* check(Context.get(yield* Layer.build(another), EventStore))
+                      // and writing goes on from the same version
+                      const last = yield* store.load("counter/s", snapshotCounter)
+                      const next = yield* store.append(
+                        "counter/s",
+                        snapshotCounter,
+                        last.version,
+                        [inc(1, "after")],
+                        at
+                      )
+                      expect(next.batch.version).toBe(last.version + 1)
+                      expect(next.state.notes).toEqual([...expectS.flatMap((b) => b.notes), "after"])
+                    })
+                  )
+                )
+            ),
+            { numRuns: 40 }
+          )
+        )
+    )
+
+    it.scopedLive("a stream whose codec keeps no snapshots cannot be compacted", () =>
+      run((store) =>
+        Effect.gen(function* () {
+          yield* store.append("counter/a", counterCodec, 0, [inc(1)], at)
+          yield* store.append("counter/a", counterCodec, 1, [inc(1)], at)
+          const r = yield* Effect.either(store.compact("counter/a", counterCodec, 2))
+          expect(Either.isLeft(r) && r.left.reason).toBe("invalid")
+          expect((yield* store.read("counter/a", counterCodec)).length).toBe(2)
+        })
       )
     )
   })

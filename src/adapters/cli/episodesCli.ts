@@ -2,7 +2,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import * as Path from "node:path"
-import { discardEpisode, findEpisode, listEpisodes, promoteEpisode } from "../../app/episodes.js"
+import { compactEpisodes, discardEpisode, findEpisode, listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { recallDetailed, searchEpisodes } from "../../app/recall.js"
 import { endSession, recordMessages, resumeSessionEnd, sessionProgress, trimHistory } from "../../app/sessions.js"
 import { type Episode, previewOf } from "../../domain/episodes/store.js"
@@ -246,9 +246,41 @@ const search = Command.make(
     )
 ).pipe(Command.withDescription("search recallable episodes as the memory tool's search action does"))
 
+const compact = Command.make(
+  "compact",
+  {
+    keepDays: Options.integer("keep-days").pipe(
+      Options.withDescription("keep the journal's history of the last N days; fold what is older into its base")
+    )
+  },
+  ({ keepDays }) =>
+    Effect.flatMap(tmem, (g) =>
+      report(
+        g,
+        Effect.gen(function* () {
+          if (keepDays < 0)
+            return yield* Effect.fail({ message: "memory: --keep-days must be 0 or more (days of history to keep)" })
+          const r = yield* compactEpisodes(keepDays)
+          return {
+            text:
+              r.through === undefined
+                ? "nothing to compact: the episodes journal holds no history older than that besides its last batch"
+                : `compacted the episodes journal: ${plural(r.forgotten, "batch", "batches")} up to version ` +
+                  `${r.through} folded into its base`,
+            json: { forgotten: r.forgotten, through: r.through ?? null }
+          }
+        })
+      )
+    )
+).pipe(
+  Command.withDescription(
+    "fold the episodes journal's history older than --keep-days into one base line (episodes are kept)"
+  )
+)
+
 export const episodes = Command.make("episodes").pipe(
-  Command.withDescription("episodes (Tier 3): review, promote, search"),
-  Command.withSubcommands([list, show, promote, discard, search])
+  Command.withDescription("episodes (Tier 3): review, promote, search, compact"),
+  Command.withSubcommands([list, show, promote, discard, search, compact])
 )
 
 export const recall = Command.make("recall", { query: Args.text({ name: "query" }) }, ({ query }) =>

@@ -468,6 +468,20 @@ export const make = (options: DiskOptions) =>
             }
           )
         ),
+      compact: <S, E>(stream: string, codec: StreamCodec<S, E>, through: number) =>
+        Effect.zipRight(
+          checkStream(stream),
+          Effect.flatMap(nowIso, (at) =>
+            withLock(
+              stream,
+              // reconciled first: a torn tail is cut and a person's edit recorded before the history is rewritten
+              Effect.zipRight(
+                reconcile(stream, codec, at, true),
+                attempt(() => journals.compact(stream, codec, through))
+              )
+            )
+          )
+        ),
       readAll: readFeed,
       head: attempt(() => onFeed(feed.last)),
       checkpoint: (consumer) =>

@@ -12,6 +12,11 @@ export const JournalLine = Schema.Struct({
   version: Schema.Int,
   at: Schema.String,
   events: Schema.Array(Schema.Unknown),
+  /**
+   * On a compacted journal's first line only: the stream's state at `version` (the codec's snapshot schema, encoded),
+   * standing for every batch up to it; `events` is then empty.
+   */
+  base: Schema.optionalWith(Schema.Unknown, { exact: true }),
   projectionHash: Schema.optionalWith(Schema.String, { exact: true }),
   checksum: Schema.optionalWith(Schema.String, { exact: true })
 })

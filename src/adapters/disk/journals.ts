@@ -1,4 +1,4 @@
-import { Effect, Either } from "effect"
+import { Effect, Either, Schema } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -47,6 +47,8 @@ export type Journaled = Files.Pending & {
   readonly position: number
   readonly feed: Files.Pending
 }
+
+const NEWLINE = Buffer.from([10])
 
 export const makeJournals = (context: Context) => {
   const { dir, journalPath, rel, shown, io, lockWaitMs, snapshotEvery } = context
@@ -148,14 +150,17 @@ export const makeJournals = (context: Context) => {
 
   /**
    * The complete lines of `bytes` as batches with their checksums (empty for lines written before checksums),
-   * decoded and checked to continue the version chain from `version`; `firstLine` numbers them in messages.
+   * decoded and checked to continue the version chain from `version`; `firstLine` numbers them in messages. When
+   * `bytes` start the journal, `onBase` is told of a compacted journal's base line (its state and version), which
+   * the chain then continues from; a base line anywhere else is damage.
    */
   const decodeLines = <S, E>(
     stream: string,
     codec: StreamCodec<S, E>,
     bytes: Buffer | undefined,
     version: number,
-    firstLine: number | (() => number)
+    firstLine: number | (() => number),
+    onBase?: (state: S, version: number) => void
   ): Array<Checked<E>> => {
     const p = journalPath(stream)
     const decodeEvents = batchCodec(codec).decode
@@ -165,6 +170,16 @@ export const makeJournals = (context: Context) => {
     for (const [i, text] of completeLines(bytes).entries()) {
       const line = verifyLine(text)
       if (Either.isLeft(line)) throw damaged(stream, p, at(i), line.left)
+      if (line.right.base !== undefined) {
+        if (i !== 0 || onBase === undefined || codec.snapshot === undefined || line.right.events.length > 0)
+          throw damaged(stream, p, at(i), "holds a compacted state where only a journal's first line may")
+        const base = Schema.decodeUnknownEither(codec.snapshot)(line.right.base)
+        if (Either.isLeft(base))
+          throw damaged(stream, p, at(i), "holds a compacted state this version of tmem cannot read")
+        version = line.right.version
+        onBase(base.right, version)
+        continue
+      }
       const events = decodeEvents(line.right.events)
       if (Either.isLeft(events)) throw damaged(stream, p, at(i), "holds an event this version of tmem cannot read")
       if (events.right.length === 0 || line.right.version !== version + events.right.length)
@@ -181,12 +196,14 @@ export const makeJournals = (context: Context) => {
   /** Every complete batch of the journal, decoded and checked for a gapless version chain. */
   const readAll = <S, E>(stream: string, codec: StreamCodec<S, E>): ReadonlyArray<Batch<E>> => {
     const p = journalPath(stream)
+    // a compacted journal's history starts after its base line
     return decodeLines(
       stream,
       codec,
       io(stream, p, "read", () => Files.readNoFollow(p)),
       0,
-      1
+      1,
+      () => {}
     ).map((b) => b.batch)
   }
 
@@ -222,7 +239,14 @@ export const makeJournals = (context: Context) => {
         if (info.size > known.end) {
           const bytes = Files.readRange(fd, known.end, info.size - known.end)
           const complete = bytes.lastIndexOf(10) + 1
-          const added = decodeLines(stream, codec, bytes.subarray(0, complete), known.version, known.lines + 1)
+          const added = decodeLines(
+            stream,
+            codec,
+            bytes.subarray(0, complete),
+            known.version,
+            known.lines + 1,
+            known.end === 0 ? () => {} : undefined
+          )
           for (const b of added) known.byVersion.set(b.batch.version, b)
           known = {
             ...known,
@@ -306,11 +330,21 @@ export const makeJournals = (context: Context) => {
       for (let nl = prefix.indexOf(10); nl >= 0; nl = prefix.indexOf(10, nl + 1)) n++
       return n
     }
-    const rest = decodeLines(stream, codec, read?.rest, from?.version ?? 0, firstLine)
+    let base: { readonly state: S; readonly version: number } | undefined
+    const rest = decodeLines(
+      stream,
+      codec,
+      read?.rest,
+      from?.version ?? 0,
+      firstLine,
+      start === 0 ? (state, version) => void (base = { state, version }) : undefined
+    )
     const events = rest.flatMap((b) => b.batch.events)
-    const state = foldStream(codec, from?.state ?? codec.initialState, events)
-    const version = rest.length === 0 ? (from?.version ?? 0) : rest[rest.length - 1]!.batch.version
-    if (codec.snapshot !== undefined && read !== undefined && events.length >= snapshotEvery) {
+    const origin = from ?? base
+    const state = foldStream(codec, origin?.state ?? codec.initialState, events)
+    const version = rest.length === 0 ? (origin?.version ?? 0) : rest[rest.length - 1]!.batch.version
+    // a compacted journal's base decodes slowly (the whole state in its encoded form): snapshot it for the next reader
+    if (codec.snapshot !== undefined && read !== undefined && (events.length >= snapshotEvery || base !== undefined)) {
       const offset = start + read.rest.lastIndexOf(10) + 1
       const from = Snapshots.windowStart(offset)
       // the hashed window, from what was read when it lies there, else from the journal again
@@ -456,7 +490,68 @@ export const makeJournals = (context: Context) => {
       )
     })
 
+  /**
+   * Rewrites the journal so that its history up to `through` is one base line holding the state at that version
+   * (docs/FORMATS.md): the later lines follow byte for byte, versions do not change, and the last batch is always
+   * kept. Made durable, then renamed over the journal; the stream's snapshot goes (its offsets named the old
+   * file). The caller holds the stream's lock and has reconciled it (no torn tail). Answers how many batches went.
+   */
+  const compact = <S, E>(stream: string, codec: StreamCodec<S, E>, through: number): number => {
+    const p = journalPath(stream)
+    const snapshot = codec.snapshot
+    if (snapshot === undefined)
+      throw new Failure(
+        new StoreError({
+          stream,
+          text: `memory: ${stream} keeps no snapshots, so it cannot be compacted`,
+          reason: "invalid"
+        })
+      )
+    const bytes = io(stream, p, "read", () => Files.readNoFollow(p))
+    const lines = completeLines(bytes)
+    let base: { readonly state: S; readonly version: number } | undefined
+    const batches = decodeLines(stream, codec, bytes, 0, 1, (state, version) => void (base = { state, version }))
+    const offset = base === undefined ? 0 : 1
+    // the last batch stays: the projection's check reads the journal's last line
+    let kept = batches.findIndex((b) => b.batch.version > through)
+    if (kept < 0 || kept === batches.length) kept = batches.length - 1
+    if (kept <= 0) return 0
+    const forgotten = batches.slice(0, kept)
+    const origin: { readonly state: S; readonly version: number } | undefined = base
+    const state = foldStream(
+      codec,
+      origin?.state ?? codec.initialState,
+      forgotten.flatMap((b) => b.batch.events)
+    )
+    const last = forgotten[forgotten.length - 1]!.batch
+    const head = verifyLine(lines[offset + kept - 1]!)
+    const baseLine = encodeLine({
+      version: last.version,
+      at: last.at,
+      events: [],
+      base: Schema.encodeSync(snapshot)(state),
+      ...(Either.isRight(head) && head.right.projectionHash !== undefined
+        ? { projectionHash: head.right.projectionHash }
+        : {})
+    })
+    const rest = lines.slice(offset + kept).map((l) => Buffer.concat([l, NEWLINE]))
+    io(stream, p, "compact", () => {
+      const temp = Files.writeTemp(p, Buffer.concat([baseLine, ...rest]))
+      try {
+        fs.fsyncSync(temp.fd)
+      } finally {
+        fs.closeSync(temp.fd)
+      }
+      fs.renameSync(temp.path, p)
+      Files.fsyncDir(path.dirname(p))
+      fs.rmSync(snapshotPath(stream), { force: true })
+    })
+    folds.delete(p)
+    return forgotten.length
+  }
+
   return {
+    compact,
     encodeKnownLine,
     readTail,
     readAll,

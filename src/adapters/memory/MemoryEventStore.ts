@@ -1,4 +1,4 @@
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Schema } from "effect"
 import { foldEvents } from "../../domain/kernel/Decider.js"
 import {
   type Batch,
@@ -15,7 +15,9 @@ import { pollingSubscribe } from "../feedPolling.js"
 
 interface StoredStream {
   /** Batches as a reader gets them back: encoded and decoded again on append, like a journal round trip. */
-  readonly batches: Array<Batch<unknown>>
+  batches: Array<Batch<unknown>>
+  /** What compaction left of the history before `batches`: the state at a version, in its codec's snapshot form. */
+  base?: { readonly version: number; readonly encoded: unknown }
   /** The fold of `batches` under `codec`, kept so loads cost nothing however long the history. */
   folded?: { readonly codec: StreamCodec<any, any>; readonly state: unknown }
 }
@@ -28,6 +30,8 @@ export const make = Effect.sync(() => {
   const streams = new Map<string, StoredStream>()
   /** Every batch in append order: the feed, position i + 1 at index i. */
   const feed: Array<{ readonly stream: string; readonly batch: Batch<unknown> }> = []
+  /** Batches compaction took out of their streams: the feed keeps their positions and passes over them. */
+  const forgotten = new WeakSet<Batch<unknown>>()
   const checkpoints = new Map<string, number>()
   const checkConsumer = (name: string) =>
     isValidConsumerName(name)
@@ -47,7 +51,12 @@ export const make = Effect.sync(() => {
           new StoreError({ stream, text: `memory: invalid stream name ${JSON.stringify(stream)}`, reason: "invalid" })
         )
 
-  const versionOf = (stored: StoredStream | undefined) => stored?.batches[stored.batches.length - 1]?.version ?? 0
+  const versionOf = (stored: StoredStream | undefined) =>
+    stored?.batches[stored.batches.length - 1]?.version ?? stored?.base?.version ?? 0
+  const baseState = <S, E>(stored: StoredStream, codec: StreamCodec<S, E>): S =>
+    stored.base === undefined || codec.snapshot === undefined
+      ? codec.initialState
+      : Schema.decodeUnknownSync(codec.snapshot)(stored.base.encoded)
 
   const stateOf = <S, E>(stored: StoredStream | undefined, codec: StreamCodec<S, E>): S => {
     if (stored === undefined) return codec.initialState
@@ -56,7 +65,7 @@ export const make = Effect.sync(() => {
         codec,
         state: foldStream(
           codec,
-          codec.initialState,
+          baseState(stored, codec),
           stored.batches.flatMap((b) => b.events as ReadonlyArray<E>)
         )
       }
@@ -67,7 +76,8 @@ export const make = Effect.sync(() => {
     Effect.sync(() => {
       const out: Array<FeedEntry> = []
       for (let i = Math.max(0, after); i < feed.length && out.length < limit; i++)
-        if (codecOf(feed[i]!.stream) !== undefined) out.push({ position: i + 1, ...feed[i]! })
+        if (codecOf(feed[i]!.stream) !== undefined && !forgotten.has(feed[i]!.batch))
+          out.push({ position: i + 1, ...feed[i]! })
       return out
     })
 
@@ -111,6 +121,35 @@ export const make = Effect.sync(() => {
         streams.set(stream, next)
         feed.push({ stream, batch })
         return { state, batch, position: feed.length }
+      }),
+    compact: <S, E>(stream: string, codec: StreamCodec<S, E>, through: number) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const snapshot = codec.snapshot
+        if (snapshot === undefined)
+          return yield* Effect.fail(
+            new StoreError({
+              stream,
+              text: `memory: ${stream} keeps no snapshots, so it cannot be compacted`,
+              reason: "invalid"
+            })
+          )
+        const stored = streams.get(stream)
+        if (stored === undefined) return 0
+        // the last batch stays, as on disk
+        let keepFrom = stored.batches.findIndex((b) => b.version > through)
+        if (keepFrom < 0) keepFrom = stored.batches.length - 1
+        if (keepFrom <= 0) return 0
+        const gone = stored.batches.slice(0, keepFrom)
+        const state = foldStream(
+          codec,
+          baseState(stored, codec),
+          gone.flatMap((b) => b.events as ReadonlyArray<E>)
+        )
+        stored.base = { version: gone[gone.length - 1]!.version, encoded: Schema.encodeSync(snapshot)(state) }
+        stored.batches = stored.batches.slice(keepFrom)
+        for (const b of gone) forgotten.add(b)
+        return gone.length
       }),
     readAll,
     head: Effect.sync(() => feed.length),
