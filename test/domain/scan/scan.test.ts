@@ -79,6 +79,23 @@ describe("scanContent", () => {
     expect(scanContent("می\u200Bخواهم")[0]?.code).toBe("hidden-unicode")
   })
 
+  it("keeps the default-ignorable characters ordinary text needs, refuses them elsewhere", () => {
+    // an emoji flag's tag sequence, emoji and keycap variation selectors, an ideographic variation sequence, a
+    // Mongolian free variation selector
+    expect(scanContent("Supports 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} in the cup")).toEqual([])
+    expect(scanContent("Loves ☺️ and ❤️, presses 1️⃣ then #️⃣")).toEqual([])
+    expect(scanContent("Writes 葛\u{E0100}城 with its variant")).toEqual([])
+    expect(scanContent("ᠠ\u180Bᠮ")).toEqual([])
+    // the same characters out of place: a tag sequence without its flag, selectors strung together or after plain
+    // letters (bytes smuggled one per character), a Mongolian selector after Latin
+    expect(scanContent("Supports \u{E0067}\u{E0062}\u{E007F} here")[0]?.code).toBe("hidden-unicode")
+    expect(scanContent("Likes 😀\uFE01\uFE02\uFE03")[0]?.code).toBe("hidden-unicode")
+    expect(scanContent("h\uFE01e\uFE02llo")[0]?.code).toBe("hidden-unicode")
+    expect(scanContent("a\u180Bb")[0]?.code).toBe("hidden-unicode")
+    expect(scanContent("Uses \u2066vim\u2069 daily")[0]?.code).toBe("hidden-unicode")
+    expect(scanContent("Owner is \u3164")[0]?.code).toBe("hidden-unicode")
+  })
+
   it("keeps the spec's credential boundaries", () => {
     expect(scanContent(`sk-${"x".repeat(19)}`)).toEqual([])
     expect(scanContent(`sk-${"x".repeat(20)}`).map((f) => f.code)).toEqual(["openai-key"])
