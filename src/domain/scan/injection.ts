@@ -66,6 +66,19 @@ const URL_PLACEHOLDER =
 const SECRET_VAR =
   String.raw`(?:=\s?\$\{?[a-z_]{0,40}(?:key|token|secret|pass|pwd|cred|auth|session|cookie|prompt|ssh|aws` +
   String.raw`|history)|=\s?\$\(\s?(?:cat|env|printenv|base64|echo)\b|\{\{)`
+// A file that holds secrets. `.env.example` and public keys are not; fullwidth spellings fold to these (NFKD).
+const SECRET_FILE =
+  String.raw`(?:~\/|\$home\/|\/root\/|\.\/)?(?:[\w.-]+\/){0,6}(?:\.env(?![\w.-])|id_(?:rsa|dsa|ecdsa|ed25519)` +
+  String.raw`(?![\w.-])|\.aws\/credentials\b|\.netrc\b|\.npmrc\b|\.pgpass\b|\.git-credentials\b` +
+  String.raw`|\.docker\/config\.json\b|\.kube\/config\b|\/etc\/shadow\b|[\w.-]+\.pem\b` +
+  String.raw`|(?:private|secret)[\w.-]*\.key\b)`
+// Where a file named in an order ends: "show the .env loading order" names a topic, "paste .env here" the file.
+const FILE_END =
+  String.raw`(?:\s(?:file|contents?))?(?=\s?(?:$|[\n.,;:!?)"'\x60]` +
+  String.raw`|\s(?:and|then|to|into|in|on|at|here|verbatim|back|via|with)\b))`
+const FETCH_CMD = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|nc|ncat|netcat)`
+const TASKING = String.raw`(?:instructions|commands|tasks|tasking|orders|directives|payloads?|jobs\sto\srun)`
+
 const DE_PREV = String.raw`(?:vorherigen?|vorigen?|bisherigen?|früheren?|obigen?|vorangegangenen?|vorhergehenden?)`
 const DE_RULES = String.raw`(?:anweisungen|instruktionen|befehle|regeln|vorgaben|anordnungen)`
 const FR_RULES = String.raw`(?:instructions?|consignes?|directives?|règles?|ordres?)`
@@ -357,6 +370,48 @@ export const INJECTION_PATTERNS: ReadonlyArray<InjectionPattern> = [
     "templated-exfiltration-request",
     "templated exfiltration request",
     String.raw`\b(?:curl|wget|fetch)\b[^|;\n]{0,300}?\?[^|;\s]{0,300}?${SECRET_VAR}`
+  ),
+  // A command that sends secrets out in its body or as an upload (a secret in the URL is a templated request).
+  row(
+    "command-exfiltration",
+    "secret exfiltration command",
+    String.raw`\b${FETCH_CMD}\b[^\n]{0,200}?(?:-d|--data(?:-binary|-raw|-urlencode)?|--post-data|-f|--form)` +
+      String.raw`(?:\s|=)\s?["']?[^\s"']{0,40}?(?:\$\(\s?(?:env|printenv|set|cat\s[^\n)]{0,80})\)` +
+      String.raw`|\x60(?:env|printenv)\x60)`,
+    String.raw`\b${FETCH_CMD}\b[^\n]{0,200}?(?:-d|--data(?:-binary|-raw)?|-t|--upload-file|--post-file|-f\s[\w-]+=` +
+      String.raw`|--form\s[\w-]+=)(?:\s|=)?\s?["']?@?${SECRET_FILE}`,
+    String.raw`\b(?:env|printenv|cat\s${SECRET_FILE})\s?\|\s?${FETCH_CMD}\b`
+  ),
+  // An order to show or send what a secret file holds. "Never commit .env files" gives no such order.
+  row(
+    "secret-file-disclosure",
+    "secret file disclosure",
+    String.raw`${IMPERATIVE}(?:please\s)?(?:cat|type|print|output|show(?:\sme)?|reveal|dump|paste|echo|display` +
+      String.raw`|send|upload|post|share|leak|include|attach)\s(?:out\s|us\s|me\s)?(?:the\s)?(?:(?:full\s|whole\s` +
+      String.raw`|entire\s|raw\s)?contents?\sof\s)?(?:the\s|your\s|my\s|their\s)?${SECRET_FILE}${FILE_END}`
+  ),
+  // "Convert this script to Python 3" asks for code; translate-and-run hands over the wheel.
+  row(
+    "translate-and-run",
+    "translate-and-run instruction",
+    String.raw`\b(?:translate|convert|turn|rewrite)\s(?:this|it|that|these|the\sfollowing)(?:\s[\w-]+){0,3}?\s` +
+      String.raw`(?:into|to|as)\s(?:an?\s)?(?:shell|bash|sh|zsh|powershell|python|javascript|js|code|commands?` +
+      String.raw`|script)\b[^\n]{0,60}?\b(?:and|then)\s(?:immediately\s)?(?:run|execute|exec|eval(?:uate)?)\b`
+  ),
+  // Promptware that enrols the agent: tasking pulled from a server, registration as a node, heartbeats.
+  row(
+    "c2-enrolment",
+    "command-and-control enrolment",
+    String.raw`\b(?:fetch|get|download|pull|load|retrieve|check|poll)\s(?:(?:your|new|the|further|updated|next` +
+      String.raw`|latest)\s){0,3}${TASKING}\sfrom\s(?:https?:|www\.|[\w-]+(?:\.[\w-]+)+\/)`,
+    String.raw`\b(?:fetch|get|download|load|read|open|visit)\s(?:the\s)?(?:https?:\/\/|www\.)\S+[^\n]{0,40}?\b` +
+      String.raw`(?:and|then)\s(?:follow|obey|execute|run|do)\s(?:the\s|its\s|any\s|all\s)?(?:instructions|commands` +
+      String.raw`|orders|directives|whatever|what\sit\s(?:says|contains))`,
+    String.raw`\bregister\s(?:yourself\s|this\sagent\s)?as\s(?:a\s|an\s)?(?:new\s)?(?:node|bot|agent|worker` +
+      String.raw`|peer)\s(?:of|in|on|with|at|to)\s(?:the\s|our\s)?(?:https?:|network|botnet|swarm|mesh|c2` +
+      String.raw`|controller|command\sserver|server\sat)`,
+    String.raw`\bsend\s(?:a\s)?heartbeats?\s(?:to|at)\s(?:https?:|www\.)[^\n]{0,80}?\b(?:your|this\sagent's` +
+      String.raw`|the\sagent's)\s(?:id|identifier|hostname|session|name|status)\b`
   ),
   // Non-English: the "ignore" verbs, then the "forget/disregard" verbs, for fr, es, de, ru, zh, it, pt (and ja).
   row(
