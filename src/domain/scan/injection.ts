@@ -312,7 +312,50 @@ export const INJECTION_PATTERNS: ReadonlyArray<InjectionPattern> = [
     "markdown-header-injection",
     "markdown header injection",
     String.raw`(?:^|\n)[^\S\n]?#{1,6}[^\S\n]?(?:new|updated|revised|corrected|real|true|actual|override)\s` +
-      String.raw`(?:system\s(?:prompt|instructions?|message)|instructions?)\b`
+      String.raw`(?:system\s(?:prompt|instructions?|message)|instructions?)\b`,
+    // a prompt template's header, "### SYSTEM INSTRUCTION ###", set over what follows
+    // ("## Admin instructions" heads a how-to; an admin override heads an order)
+    String.raw`(?:^|\n)[^\S\n]?#{1,6}[^\S\n]?(?:(?:system|priority)\s(?:instructions?|prompt|override|directives?` +
+      String.raw`|orders?)|(?:admin(?:istrator)?|developer|operator)\s(?:override|directives?|orders?))` +
+      String.raw`[^\S\n]?#*[^\S\n]?(?:$|\n|:)`
+  ),
+  // Authority claimed by a marker: "[ADMIN OVERRIDE]", "<<PRIORITY INSTRUCTION>>". An INI section such as
+  // "[admin]" or a link label such as "[instructions]" claims nothing.
+  row(
+    "forged-authority-marker",
+    "forged authority marker",
+    String.raw`(?:\[|<<|\(\()[^\S\n]?(?:(?:system|admin(?:istrator)?|root|developer|operator|security|sudo` +
+      String.raw`|priority|urgent|emergency|official|openai|anthropic)[\s_-](?:override|instructions?|directives?` +
+      String.raw`|commands?|orders?|authori[sz]ation)|override|admin[\s_-]mode|god[\s_-]mode)[^\S\n]?` +
+      String.raw`(?:\]|>>|\)\))`
+  ),
+  // Orders to drop the assistant's own rules or the user's request; "set aside your notes" drops nothing of them.
+  row(
+    "instruction-override",
+    "instruction override",
+    String.raw`\b(?:set|put|push|lay)\saside\s(?:all\s(?:of\s)?)?your\s(?:(?:own|usual|normal|current|core)\s)?` +
+      String.raw`(?:guidelines|instructions|rules|principles|policies|restrictions|programming|values|safety` +
+      String.raw`\s(?:rules|guidelines|policies))\b`,
+    String.raw`\b(?:ignore|disregard|forget|skip|abandon|drop)\s(?:the\s|what\sthe\s)?(?:user|human|requester)` +
+      String.raw`(?:'s|’s)?\s(?:request|question|instructions?|message|task|prompt|asked|wants)\b` +
+      String.raw`[^\n.]{0,40}?\binstead\b`,
+    String.raw`\binstead\sof\s(?:doing\s)?(?:what|whatever)\sthe\s(?:user|human)\s(?:asked|asks|requested|wants` +
+      String.raw`|said)(?:\sfor)?\s?[,:;]`
+  ),
+  // Orders to switch off the agent's own safety. "Disable the sandbox in the dev container" configures a tool;
+  // "disable your sandbox" addresses the agent.
+  row(
+    "safety-bypass",
+    "safety bypass",
+    String.raw`\b(?:disable|turn\soff|switch\soff|bypass|skip|deactivate|circumvent|ignore|remove)\s` +
+      String.raw`(?:all\s(?:of\s)?)?(?:your|the\sagent's|the\sassistant's)\s(?:own\s)?(?:sandbox(?:ing)?` +
+      String.raw`|approvals?(?:\s(?:gates?|checks?|prompts?|steps?|requirements?))?|safety(?:\s(?:checks?|rules` +
+      String.raw`|filters?|guardrails|guidelines|measures|settings))?|guardrails|permission\s(?:checks?|prompts?)` +
+      String.raw`|confirmations?|content\sfilters?|restrictions|filters)\b` +
+      String.raw`(?![\s-](?:file|files|folder|directory|config|list|entry|entries)\b)`,
+    String.raw`\b(?:disable|turn\soff|switch\soff|bypass|skip|circumvent)\s(?:the\s)?(?:approval\s(?:gate|step` +
+      String.raw`|check|prompt)s?|sandbox|permission\s(?:checks?|prompts?))\s(?:and|then)\s(?:just\s)?` +
+      String.raw`(?:run|execute|do|apply|push|deploy|delete)\b`
   ),
   // Concealment. "Don't notify the user for successful builds" is a notification setting; hiding what happened is not.
   row(
