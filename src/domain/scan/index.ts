@@ -23,7 +23,8 @@ function* findings(text: string): Generator<Finding> {
   if (hasMixedConfusableWord(text)) yield CONFUSABLE
   const norm = normForm(text)
   const fold = foldForm(norm)
-  for (const { code, label, regex } of INJECTION_PATTERNS) {
+  for (const { code, label, regex, gate } of INJECTION_PATTERNS) {
+    if (gate !== undefined && !gate.test(norm) && (fold === norm || !gate.test(fold))) continue
     if (regex.test(norm) || (fold !== norm && regex.test(fold))) yield { family: "injection", code, label }
   }
   for (const code of credentialCodes(text)) yield { family: "credential", code, label: CREDENTIAL_LABEL }

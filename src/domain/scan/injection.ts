@@ -13,6 +13,11 @@ export interface InjectionPattern {
   readonly code: string
   readonly label: string
   readonly regex: RegExp
+  /**
+   * Something every match of `regex` contains, tested first: a text without it cannot match, and most texts
+   * lack it, so the full pattern runs on few of them.
+   */
+  readonly gate?: RegExp
 }
 
 const any = (...sources: ReadonlyArray<string>): RegExp => new RegExp(sources.map((s) => `(?:${s})`).join("|"), "u")
@@ -21,6 +26,7 @@ const row = (code: string, label: string, ...sources: ReadonlyArray<string>): In
   label,
   regex: any(...sources)
 })
+const gated = (gate: RegExp, pattern: InjectionPattern): InjectionPattern => ({ ...pattern, gate })
 
 const PREV = String.raw`(?:previous|prior|above|earlier|preceding|foregoing)`
 const RULES = String.raw`(?:instructions?|directives?|rules?|guidelines?|prompts?|commands?)`
@@ -321,41 +327,50 @@ export const INJECTION_PATTERNS: ReadonlyArray<InjectionPattern> = [
   ),
   // Authority claimed by a marker: "[ADMIN OVERRIDE]", "<<PRIORITY INSTRUCTION>>". An INI section such as
   // "[admin]" or a link label such as "[instructions]" claims nothing.
-  row(
-    "forged-authority-marker",
-    "forged authority marker",
-    String.raw`(?:\[|<<|\(\()[^\S\n]?(?:(?:system|admin(?:istrator)?|root|developer|operator|security|sudo` +
-      String.raw`|priority|urgent|emergency|official|openai|anthropic)[\s_-](?:override|instructions?|directives?` +
-      String.raw`|commands?|orders?|authori[sz]ation)|override|admin[\s_-]mode|god[\s_-]mode)[^\S\n]?` +
-      String.raw`(?:\]|>>|\)\))`
+  gated(
+    /\[|<<|\(\(/u,
+    row(
+      "forged-authority-marker",
+      "forged authority marker",
+      String.raw`(?:\[|<<|\(\()[^\S\n]?(?:(?:system|admin(?:istrator)?|root|developer|operator|security|sudo` +
+        String.raw`|priority|urgent|emergency|official|openai|anthropic)[\s_-](?:override|instructions?|directives?` +
+        String.raw`|commands?|orders?|authori[sz]ation)|override|admin[\s_-]mode|god[\s_-]mode)[^\S\n]?` +
+        String.raw`(?:\]|>>|\)\))`
+    )
   ),
   // Orders to drop the assistant's own rules or the user's request; "set aside your notes" drops nothing of them.
-  row(
-    "instruction-override",
-    "instruction override",
-    String.raw`\b(?:set|put|push|lay)\saside\s(?:all\s(?:of\s)?)?your\s(?:(?:own|usual|normal|current|core)\s)?` +
-      String.raw`(?:guidelines|instructions|rules|principles|policies|restrictions|programming|values|safety` +
-      String.raw`\s(?:rules|guidelines|policies))\b`,
-    String.raw`\b(?:ignore|disregard|forget|skip|abandon|drop)\s(?:the\s|what\sthe\s)?(?:user|human|requester)` +
-      String.raw`(?:'s|’s)?\s(?:request|question|instructions?|message|task|prompt|asked|wants)\b` +
-      String.raw`[^\n.]{0,40}?\binstead\b`,
-    String.raw`\binstead\sof\s(?:doing\s)?(?:what|whatever)\sthe\s(?:user|human)\s(?:asked|asks|requested|wants` +
-      String.raw`|said)(?:\sfor)?\s?[,:;]`
+  gated(
+    /aside|instead/u,
+    row(
+      "instruction-override",
+      "instruction override",
+      String.raw`\b(?:set|put|push|lay)\saside\s(?:all\s(?:of\s)?)?your\s(?:(?:own|usual|normal|current|core)\s)?` +
+        String.raw`(?:guidelines|instructions|rules|principles|policies|restrictions|programming|values|safety` +
+        String.raw`\s(?:rules|guidelines|policies))\b`,
+      String.raw`\b(?:ignore|disregard|forget|skip|abandon|drop)\s(?:the\s|what\sthe\s)?(?:user|human|requester)` +
+        String.raw`(?:'s|’s)?\s(?:request|question|instructions?|message|task|prompt|asked|wants)\b` +
+        String.raw`[^\n.]{0,40}?\binstead\b`,
+      String.raw`\binstead\sof\s(?:doing\s)?(?:what|whatever)\sthe\s(?:user|human)\s(?:asked|asks|requested|wants` +
+        String.raw`|said)(?:\sfor)?\s?[,:;]`
+    )
   ),
   // Orders to switch off the agent's own safety. "Disable the sandbox in the dev container" configures a tool;
   // "disable your sandbox" addresses the agent.
-  row(
-    "safety-bypass",
-    "safety bypass",
-    String.raw`\b(?:disable|turn\soff|switch\soff|bypass|skip|deactivate|circumvent|ignore|remove)\s` +
-      String.raw`(?:all\s(?:of\s)?)?(?:your|the\sagent's|the\sassistant's)\s(?:own\s)?(?:sandbox(?:ing)?` +
-      String.raw`|approvals?(?:\s(?:gates?|checks?|prompts?|steps?|requirements?))?|safety(?:\s(?:checks?|rules` +
-      String.raw`|filters?|guardrails|guidelines|measures|settings))?|guardrails|permission\s(?:checks?|prompts?)` +
-      String.raw`|confirmations?|content\sfilters?|restrictions|filters)\b` +
-      String.raw`(?![\s-](?:file|files|folder|directory|config|list|entry|entries)\b)`,
-    String.raw`\b(?:disable|turn\soff|switch\soff|bypass|skip|circumvent)\s(?:the\s)?(?:approval\s(?:gate|step` +
-      String.raw`|check|prompt)s?|sandbox|permission\s(?:checks?|prompts?))\s(?:and|then)\s(?:just\s)?` +
-      String.raw`(?:run|execute|do|apply|push|deploy|delete)\b`
+  gated(
+    /sandbox|approval|safety|guardrail|permission|confirmation|restriction|filter/u,
+    row(
+      "safety-bypass",
+      "safety bypass",
+      String.raw`\b(?:disable|turn\soff|switch\soff|bypass|skip|deactivate|circumvent|ignore|remove)\s` +
+        String.raw`(?:all\s(?:of\s)?)?(?:your|the\sagent's|the\sassistant's)\s(?:own\s)?(?:sandbox(?:ing)?` +
+        String.raw`|approvals?(?:\s(?:gates?|checks?|prompts?|steps?|requirements?))?|safety(?:\s(?:checks?|rules` +
+        String.raw`|filters?|guardrails|guidelines|measures|settings))?|guardrails|permission\s(?:checks?|prompts?)` +
+        String.raw`|confirmations?|content\sfilters?|restrictions|filters)\b` +
+        String.raw`(?![\s-](?:file|files|folder|directory|config|list|entry|entries)\b)`,
+      String.raw`\b(?:disable|turn\soff|switch\soff|bypass|skip|circumvent)\s(?:the\s)?(?:approval\s(?:gate|step` +
+        String.raw`|check|prompt)s?|sandbox|permission\s(?:checks?|prompts?))\s(?:and|then)\s(?:just\s)?` +
+        String.raw`(?:run|execute|do|apply|push|deploy|delete)\b`
+    )
   ),
   // Concealment. "Don't notify the user for successful builds" is a notification setting; hiding what happened is not.
   row(
@@ -415,46 +430,66 @@ export const INJECTION_PATTERNS: ReadonlyArray<InjectionPattern> = [
     String.raw`\b(?:curl|wget|fetch)\b[^|;\n]{0,300}?\?[^|;\s]{0,300}?${SECRET_VAR}`
   ),
   // A command that sends secrets out in its body or as an upload (a secret in the URL is a templated request).
-  row(
-    "command-exfiltration",
-    "secret exfiltration command",
-    String.raw`\b${FETCH_CMD}\b[^\n]{0,200}?(?:-d|--data(?:-binary|-raw|-urlencode)?|--post-data|-f|--form)` +
-      String.raw`(?:\s|=)\s?["']?[^\s"']{0,40}?(?:\$\(\s?(?:env|printenv|set|cat\s[^\n)]{0,80})\)` +
-      String.raw`|\x60(?:env|printenv)\x60)`,
-    String.raw`\b${FETCH_CMD}\b[^\n]{0,200}?(?:-d|--data(?:-binary|-raw)?|-t|--upload-file|--post-file|-f\s[\w-]+=` +
-      String.raw`|--form\s[\w-]+=)(?:\s|=)?\s?["']?@?${SECRET_FILE}`,
-    String.raw`\b(?:env|printenv|cat\s${SECRET_FILE})\s?\|\s?${FETCH_CMD}\b`
+  gated(
+    /\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|nc|ncat|netcat)\b/u,
+    row(
+      "command-exfiltration",
+      "secret exfiltration command",
+      String.raw`\b${FETCH_CMD}\b[^\n]{0,200}?(?:-d|--data(?:-binary|-raw|-urlencode)?|--post-data|-f|--form)` +
+        String.raw`(?:\s|=)\s?["']?[^\s"']{0,40}?(?:\$\(\s?(?:env|printenv|set|cat\s[^\n)]{0,80})\)` +
+        String.raw`|\x60(?:env|printenv)\x60)`,
+      String.raw`\b${FETCH_CMD}\b[^\n]{0,200}?(?:-d|--data(?:-binary|-raw)?|-t|--upload-file|--post-file|-f\s[\w-]+=` +
+        String.raw`|--form\s[\w-]+=)(?:\s|=)?\s?["']?@?${SECRET_FILE}`,
+      String.raw`\b(?:env|printenv|cat\s${SECRET_FILE})\s?\|\s?${FETCH_CMD}\b`
+    )
   ),
   // An order to show or send what a secret file holds. "Never commit .env files" gives no such order.
-  row(
-    "secret-file-disclosure",
-    "secret file disclosure",
-    String.raw`${IMPERATIVE}(?:please\s)?(?:cat|type|print|output|show(?:\sme)?|reveal|dump|paste|echo|display` +
-      String.raw`|send|upload|post|share|leak|include|attach)\s(?:out\s|us\s|me\s)?(?:the\s)?(?:(?:full\s|whole\s` +
-      String.raw`|entire\s|raw\s)?contents?\sof\s)?(?:the\s|your\s|my\s|their\s)?${SECRET_FILE}${FILE_END}`
+  gated(
+    new RegExp(
+      String.raw`\.env|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws\/credentials|\.netrc|\.npmrc|\.pgpass|\.git-credentials` +
+        String.raw`|\.docker\/config|\.kube\/config|\/etc\/shadow|\.pem|\.key`,
+      "u"
+    ),
+    row(
+      "secret-file-disclosure",
+      "secret file disclosure",
+      String.raw`${IMPERATIVE}(?:please\s)?(?:cat|type|print|output|show(?:\sme)?|reveal|dump|paste|echo|display` +
+        String.raw`|send|upload|post|share|leak|include|attach)\s(?:out\s|us\s|me\s)?(?:the\s)?(?:(?:full\s|whole\s` +
+        String.raw`|entire\s|raw\s)?contents?\sof\s)?(?:the\s|your\s|my\s|their\s)?${SECRET_FILE}${FILE_END}`
+    )
   ),
   // "Convert this script to Python 3" asks for code; translate-and-run hands over the wheel.
-  row(
-    "translate-and-run",
-    "translate-and-run instruction",
-    String.raw`\b(?:translate|convert|turn|rewrite)\s(?:this|it|that|these|the\sfollowing)(?:\s[\w-]+){0,3}?\s` +
-      String.raw`(?:into|to|as)\s(?:an?\s)?(?:shell|bash|sh|zsh|powershell|python|javascript|js|code|commands?` +
-      String.raw`|script)\b[^\n]{0,60}?\b(?:and|then)\s(?:immediately\s)?(?:run|execute|exec|eval(?:uate)?)\b`
+  gated(
+    /\b(?:translate|convert|turn|rewrite)\s/u,
+    row(
+      "translate-and-run",
+      "translate-and-run instruction",
+      String.raw`\b(?:translate|convert|turn|rewrite)\s(?:this|it|that|these|the\sfollowing)(?:\s[\w-]+){0,3}?\s` +
+        String.raw`(?:into|to|as)\s(?:an?\s)?(?:shell|bash|sh|zsh|powershell|python|javascript|js|code|commands?` +
+        String.raw`|script)\b[^\n]{0,60}?\b(?:and|then)\s(?:immediately\s)?(?:run|execute|exec|eval(?:uate)?)\b`
+    )
   ),
   // Promptware that enrols the agent: tasking pulled from a server, registration as a node, heartbeats.
-  row(
-    "c2-enrolment",
-    "command-and-control enrolment",
-    String.raw`\b(?:fetch|get|download|pull|load|retrieve|check|poll)\s(?:(?:your|new|the|further|updated|next` +
-      String.raw`|latest)\s){0,3}${TASKING}\sfrom\s(?:https?:|www\.|[\w-]+(?:\.[\w-]+)+\/)`,
-    String.raw`\b(?:fetch|get|download|load|read|open|visit)\s(?:the\s)?(?:https?:\/\/|www\.)\S+[^\n]{0,40}?\b` +
-      String.raw`(?:and|then)\s(?:follow|obey|execute|run|do)\s(?:the\s|its\s|any\s|all\s)?(?:instructions|commands` +
-      String.raw`|orders|directives|whatever|what\sit\s(?:says|contains))`,
-    String.raw`\bregister\s(?:yourself\s|this\sagent\s)?as\s(?:a\s|an\s)?(?:new\s)?(?:node|bot|agent|worker` +
-      String.raw`|peer)\s(?:of|in|on|with|at|to)\s(?:the\s|our\s)?(?:https?:|network|botnet|swarm|mesh|c2` +
-      String.raw`|controller|command\sserver|server\sat)`,
-    String.raw`\bsend\s(?:a\s)?heartbeats?\s(?:to|at)\s(?:https?:|www\.)[^\n]{0,80}?\b(?:your|this\sagent's` +
-      String.raw`|the\sagent's)\s(?:id|identifier|hostname|session|name|status)\b`
+  gated(
+    new RegExp(
+      String.raw`instructions|commands|tasks|tasking|orders|directives|payload|jobs\sto\srun|whatever|what\sit\s` +
+        String.raw`|\bregister\s|heartbeat`,
+      "u"
+    ),
+    row(
+      "c2-enrolment",
+      "command-and-control enrolment",
+      String.raw`\b(?:fetch|get|download|pull|load|retrieve|check|poll)\s(?:(?:your|new|the|further|updated|next` +
+        String.raw`|latest)\s){0,3}${TASKING}\sfrom\s(?:https?:|www\.|[\w-]+(?:\.[\w-]+)+\/)`,
+      String.raw`\b(?:fetch|get|download|load|read|open|visit)\s(?:the\s)?(?:https?:\/\/|www\.)\S+[^\n]{0,40}?\b` +
+        String.raw`(?:and|then)\s(?:follow|obey|execute|run|do)\s(?:the\s|its\s|any\s|all\s)?(?:instructions|commands` +
+        String.raw`|orders|directives|whatever|what\sit\s(?:says|contains))`,
+      String.raw`\bregister\s(?:yourself\s|this\sagent\s)?as\s(?:a\s|an\s)?(?:new\s)?(?:node|bot|agent|worker` +
+        String.raw`|peer)\s(?:of|in|on|with|at|to)\s(?:the\s|our\s)?(?:https?:|network|botnet|swarm|mesh|c2` +
+        String.raw`|controller|command\sserver|server\sat)`,
+      String.raw`\bsend\s(?:a\s)?heartbeats?\s(?:to|at)\s(?:https?:|www\.)[^\n]{0,80}?\b(?:your|this\sagent's` +
+        String.raw`|the\sagent's)\s(?:id|identifier|hostname|session|name|status)\b`
+    )
   ),
   // Non-English: the "ignore" verbs, then the "forget/disregard" verbs, for fr, es, de, ru, zh, it, pt (and ja).
   row(
