@@ -14,7 +14,7 @@ import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } f
 import { pollingSubscribe } from "../feedPolling.js"
 import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
-import { Failure, makeContext, Moved, type Reconciled, type Stage, type Staged } from "./context.js"
+import { Failure, makeContext, Moved, type Reconciled, type Stage } from "./context.js"
 import { makeFileSetProjection } from "./fileSetProjection.js"
 import * as Files from "./files.js"
 import { type JournalLine, sha256, utf8 } from "./journal.js"
@@ -138,14 +138,7 @@ export const make = (options: DiskOptions) =>
      * flush instead of two; the projection is renamed into place only once both are durable, so a crash leaves either
      * the old projection (repaired on load: it is one batch behind) or the new one, never a torn file.
      */
-    const stage = <S, E>(
-      stream: string,
-      codec: StreamCodec<S, E>,
-      stateBefore: S,
-      versionBefore: number,
-      events: ReadonlyArray<E>,
-      at: string
-    ): Staged<S, E> => {
+    const stage: Stage = (stream, codec, stateBefore, versionBefore, events, at) => {
       const state = foldStream(codec, stateBefore, events)
       const version = versionBefore + events.length
       const encoded = batchCodec(codec).encode(events)

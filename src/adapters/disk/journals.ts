@@ -50,6 +50,11 @@ export type Journaled = Files.Pending & {
 
 const NEWLINE = Buffer.from([10])
 
+/** What opens a compacted journal: the state its base line stands for, once a read has met it. */
+interface Opening<S> {
+  base?: { readonly state: S; readonly version: number }
+}
+
 export const makeJournals = (context: Context) => {
   const { dir, journalPath, rel, shown, io, lockWaitMs, snapshotEvery } = context
 
@@ -151,7 +156,7 @@ export const makeJournals = (context: Context) => {
   /**
    * The complete lines of `bytes` as batches with their checksums (empty for lines written before checksums),
    * decoded and checked to continue the version chain from `version`; `firstLine` numbers them in messages. When
-   * `bytes` start the journal, `onBase` is told of a compacted journal's base line (its state and version), which
+   * `bytes` start the journal, `opening` receives a compacted journal's base line (its state and version), which
    * the chain then continues from; a base line anywhere else is damage.
    */
   const decodeLines = <S, E>(
@@ -160,7 +165,7 @@ export const makeJournals = (context: Context) => {
     bytes: Buffer | undefined,
     version: number,
     firstLine: number | (() => number),
-    onBase?: (state: S, version: number) => void
+    opening?: Opening<S>
   ): Array<Checked<E>> => {
     const p = journalPath(stream)
     const decodeEvents = batchCodec(codec).decode
@@ -171,13 +176,13 @@ export const makeJournals = (context: Context) => {
       const line = verifyLine(text)
       if (Either.isLeft(line)) throw damaged(stream, p, at(i), line.left)
       if (line.right.base !== undefined) {
-        if (i !== 0 || onBase === undefined || codec.snapshot === undefined || line.right.events.length > 0)
+        if (i !== 0 || opening === undefined || codec.snapshot === undefined || line.right.events.length > 0)
           throw damaged(stream, p, at(i), "holds a compacted state where only a journal's first line may")
         const base = Schema.decodeUnknownEither(codec.snapshot)(line.right.base)
         if (Either.isLeft(base))
           throw damaged(stream, p, at(i), "holds a compacted state this version of tmem cannot read")
         version = line.right.version
-        onBase(base.right, version)
+        opening.base = { state: base.right, version }
         continue
       }
       const events = decodeEvents(line.right.events)
@@ -203,7 +208,7 @@ export const makeJournals = (context: Context) => {
       io(stream, p, "read", () => Files.readNoFollow(p)),
       0,
       1,
-      () => {}
+      {}
     ).map((b) => b.batch)
   }
 
@@ -245,7 +250,7 @@ export const makeJournals = (context: Context) => {
             bytes.subarray(0, complete),
             known.version,
             known.lines + 1,
-            known.end === 0 ? () => {} : undefined
+            known.end === 0 ? {} : undefined
           )
           for (const b of added) known.byVersion.set(b.batch.version, b)
           known = {
@@ -330,21 +335,25 @@ export const makeJournals = (context: Context) => {
       for (let nl = prefix.indexOf(10); nl >= 0; nl = prefix.indexOf(10, nl + 1)) n++
       return n
     }
-    let base: { readonly state: S; readonly version: number } | undefined
+    const opening: Opening<S> = {}
     const rest = decodeLines(
       stream,
       codec,
       read?.rest,
       from?.version ?? 0,
       firstLine,
-      start === 0 ? (state, version) => void (base = { state, version }) : undefined
+      start === 0 ? opening : undefined
     )
     const events = rest.flatMap((b) => b.batch.events)
-    const origin = from ?? base
+    const origin = from ?? opening.base
     const state = foldStream(codec, origin?.state ?? codec.initialState, events)
     const version = rest.length === 0 ? (origin?.version ?? 0) : rest[rest.length - 1]!.batch.version
     // a compacted journal's base decodes slowly (the whole state in its encoded form): snapshot it for the next reader
-    if (codec.snapshot !== undefined && read !== undefined && (events.length >= snapshotEvery || base !== undefined)) {
+    if (
+      codec.snapshot !== undefined &&
+      read !== undefined &&
+      (events.length >= snapshotEvery || opening.base !== undefined)
+    ) {
       const offset = start + read.rest.lastIndexOf(10) + 1
       const from = Snapshots.windowStart(offset)
       // the hashed window, from what was read when it lies there, else from the journal again
@@ -509,18 +518,17 @@ export const makeJournals = (context: Context) => {
       )
     const bytes = io(stream, p, "read", () => Files.readNoFollow(p))
     const lines = completeLines(bytes)
-    let base: { readonly state: S; readonly version: number } | undefined
-    const batches = decodeLines(stream, codec, bytes, 0, 1, (state, version) => void (base = { state, version }))
-    const offset = base === undefined ? 0 : 1
+    const opening: Opening<S> = {}
+    const batches = decodeLines(stream, codec, bytes, 0, 1, opening)
+    const offset = opening.base === undefined ? 0 : 1
     // the last batch stays: the projection's check reads the journal's last line
     let kept = batches.findIndex((b) => b.batch.version > through)
-    if (kept < 0 || kept === batches.length) kept = batches.length - 1
+    if (kept < 0) kept = batches.length - 1
     if (kept <= 0) return 0
     const forgotten = batches.slice(0, kept)
-    const origin: { readonly state: S; readonly version: number } | undefined = base
     const state = foldStream(
       codec,
-      origin?.state ?? codec.initialState,
+      opening.base?.state ?? codec.initialState,
       forgotten.flatMap((b) => b.batch.events)
     )
     const last = forgotten[forgotten.length - 1]!.batch
