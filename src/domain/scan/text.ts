@@ -44,18 +44,24 @@ const MONGOLIAN = /^\p{Script=Mongolian}$/u
 const BLACK_FLAG = 0x1f3f4
 const TAG_CANCEL = 0xe007f
 const isTag = (cp: number | undefined) => cp !== undefined && cp >= 0xe0020 && cp <= 0xe007e
+// A flag's tag letters: a region and subdivision code (`gbeng`, `usca`), lowercase letters and digits only.
+const isFlagTag = (cp: number | undefined) =>
+  cp !== undefined && ((cp >= 0xe0061 && cp <= 0xe007a) || (cp >= 0xe0030 && cp <= 0xe0039))
+const FLAG_TAGS_MAX = 7
 
 /**
- * Emoji tag sequences (the flags of England, Scotland, Wales: U+1F3F4, tag letters, U+E007F): the one ordinary
- * use of the tag block. `i` is any code unit inside such a sequence.
+ * Emoji tag sequences (the flags of England, Scotland, Wales: U+1F3F4, two to seven tag letters, U+E007F): the one
+ * ordinary use of the tag block. `i` is any code unit inside such a sequence. Scans are bounded by the longest
+ * flag, so a long run of tags costs linear time and is never taken for a flag (text hidden behind a flag emoji).
  */
 const inFlagSequence = (text: string, i: number): boolean => {
   let start = i
-  while (start > 0 && isTag(codePointBefore(text, start))) start -= 2
+  for (let n = 0; n <= FLAG_TAGS_MAX && start > 0 && isFlagTag(codePointBefore(text, start)); n++) start -= 2
   if (codePointBefore(text, start) !== BLACK_FLAG) return false
   let end = start
-  while (isTag(text.codePointAt(end))) end += 2
-  return text.codePointAt(end) === TAG_CANCEL && end - start >= 4 && i <= end
+  for (let n = 0; n <= FLAG_TAGS_MAX && isFlagTag(text.codePointAt(end)); n++) end += 2
+  const tags = (end - start) / 2
+  return text.codePointAt(end) === TAG_CANCEL && tags >= 2 && tags <= FLAG_TAGS_MAX && i <= end
 }
 
 /**

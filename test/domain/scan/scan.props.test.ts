@@ -113,7 +113,8 @@ describe("scan cost", () => {
     ["variable assignments", `curl x |${fill(" a=b")}`],
     ["powershell calls", fill("iex ( ")],
     ["shell substitutions", fill("bash -c $( ")],
-    ["process substitutions", fill("<( sudo ")]
+    ["process substitutions", fill("<( sudo ")],
+    ["tags behind a flag", `🏴${String.fromCodePoint(0xe0067).repeat(EIGHT_KB / 2)}\u{E007F}`]
   ]
 
   it.each(inputs)("scans 8 KB of %s quickly", (_name, text) => {
