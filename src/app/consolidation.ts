@@ -2,7 +2,8 @@ import { Clock, Duration, Effect, Either, ExecutionStrategy, Fiber, Layer, Optio
 import { during } from "../ports/Progress.js"
 import { usedBytes } from "../domain/facts/codec.js"
 import { consolidationPrompt, normaliseConsolidation, parseConsolidation } from "../domain/facts/consolidation.js"
-import { ConsolidationConflict, MemoryDisabled } from "../domain/facts/errors.js"
+import { blockedEntries } from "../domain/facts/blocked.js"
+import { ConsolidationConflict, ConsolidationRejected, MemoryDisabled } from "../domain/facts/errors.js"
 import { type ConsolidationTrigger, TARGETS, type Target } from "../domain/facts/schema.js"
 import { Llm } from "../ports/Llm.js"
 import { EventStore } from "../ports/EventStore.js"
@@ -62,6 +63,17 @@ export const consolidateFacts = Effect.fn("consolidateFacts")(function* (
   const snapshot = yield* loadFacts(target)
   const before = snapshot.state.entries
   if (before.length <= 1) return { kind: "nothing", target, count: before.length } satisfies ConsolidationOutcome
+  // An entry the scanner now refuses is never sent to a model (it may be the very injection the scan stops).
+  const blocked = blockedEntries(before)
+  if (blocked.length > 0)
+    return yield* Effect.fail(
+      new ConsolidationRejected({
+        reason: "blocked",
+        text:
+          `memory: ${target} entry ${blocked[0]!.index + 1} is blocked by the scanner (${blocked[0]!.label}); ` +
+          `remove it before consolidating (tmem facts show ${target})`
+      })
+    )
   const prompt = consolidationPrompt(target, before)
   const answer = yield* llm
     .complete({

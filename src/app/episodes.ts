@@ -117,7 +117,19 @@ export const promoteEpisode = Effect.fn("promoteEpisode")(function* (sessionId: 
   yield* simple((at) => ({ _tag: "PromoteEpisode", sessionId, at }))
 })
 
-/** A person's removal of a pending episode and its summary file. */
+/**
+ * Records that recall met an episode whose summary the current scanner refuses (scan on load); recall shows it as
+ * a BLOCKED line whether or not the record could be made, so a failure is only a warning.
+ */
+export const reportBlockedEpisode = (sessionId: string, label: string) =>
+  simple((at) => ({ _tag: "ReportBlockedEpisode", sessionId, label, at })).pipe(
+    Effect.asVoid,
+    Effect.catchAll((e) =>
+      Effect.logWarning(`memory: episode ${sessionId} blocked from recall (${label}) was not recorded: ${e.message}`)
+    )
+  )
+
+/** A person's removal of a pending (or blocked) episode and its summary file. */
 export const discardEpisode = Effect.fn("discardEpisode")(function* (sessionId: string) {
   yield* simple((at) => ({ _tag: "DiscardEpisode", sessionId, at }))
 })

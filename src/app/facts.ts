@@ -3,6 +3,7 @@ import { during } from "../ports/Progress.js"
 import { handleCommand } from "./commandHandler.js"
 import { factPolicy } from "../domain/config/MemoryConfig.js"
 import { factLifecycle } from "../domain/events/lifecycle.js"
+import { type BlockedEntry, blockedEntries, screenedEntries } from "../domain/facts/blocked.js"
 import { entryStats, type EntryStat, usedBytes } from "../domain/facts/codec.js"
 import {
   classifySimilarity,
@@ -228,10 +229,71 @@ export const factStats = Effect.fn("factStats")(function* (target: Target) {
   } satisfies FactStats
 })
 
-/** Both files' entries, as the prompt block and `read` show them. */
+/** Both files' entries, as they are on disk (`promptFacts` is what the model is shown). */
 export const readFacts = Effect.fn("readFacts")(function* () {
   const [user, env] = yield* Effect.all([loadFacts("user"), loadFacts("env")])
   return { user: user.state.entries, env: env.state.entries }
+})
+
+/** A fact file as the model may see it: the entries on disk, those the current scanner refuses, and the shown text. */
+export interface ScreenedFacts {
+  readonly entries: ReadonlyArray<string>
+  /** Entries the current scanner refuses: they stay on disk and are never shown to the model. */
+  readonly blocked: ReadonlyArray<BlockedEntry>
+  /** The entries with each blocked one replaced by `[BLOCKED: <label>]`. */
+  readonly shown: ReadonlyArray<string>
+}
+
+// Entry-and-label pairs each store has recorded as blocked, by stream: a session's every prompt asks again.
+const reportedBy = new WeakMap<object, Set<string>>()
+const pairKey = (stream: string, b: { readonly entry: string; readonly label: string }) =>
+  JSON.stringify([stream, b.entry, b.label])
+
+/**
+ * Records, once, the entries the current scanner refuses (DESIGN §7 "Scanner": scan on load), so the audit trail
+ * and the lifecycle feed name them for a person to remove. A store that cannot take the record (read-only) still
+ * has them blocked: the warning says so and the prompt is unaffected.
+ */
+const recordBlocked = (target: Target, blocked: ReadonlyArray<BlockedEntry>) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const stream = factStream(target)
+    let seen = reportedBy.get(store)
+    if (seen === undefined) reportedBy.set(store, (seen = new Set()))
+    const known = seen
+    if (blocked.every((b) => known.has(pairKey(stream, b)))) return
+    const batches = yield* store.read(stream, factCodec(target))
+    const reported = batches.flatMap((b) => b.events).flatMap((e) => (e._tag === "FactsBlocked" ? e.blocked : []))
+    for (const b of reported) known.add(pairKey(stream, b))
+    if (blocked.every((b) => known.has(pairKey(stream, b)))) return
+    yield* execute(
+      target,
+      decided((at) => ({ _tag: "ReportBlocked", target, reported, at }))
+    )
+    for (const b of blocked) known.add(pairKey(stream, b))
+  }).pipe(
+    Effect.catchAll((e) =>
+      Effect.logWarning(`memory: ${target} entries blocked from the prompt were not recorded: ${e.message}`)
+    )
+  )
+
+/**
+ * One fact file screened by the current scanner (scan on load): what a hand edit, an import or an older version's
+ * write let in and the scanner now refuses is kept on disk, recorded once as FactsBlocked, and shown to the model
+ * only as a BLOCKED line.
+ */
+export const screenFacts = Effect.fn("screenFacts")(function* (target: Target) {
+  const loaded = yield* loadFacts(target)
+  const entries = loaded.state.entries
+  const blocked = blockedEntries(entries)
+  if (blocked.length > 0 && (yield* Settings).enabled) yield* recordBlocked(target, blocked)
+  return { entries, blocked, shown: blocked.length === 0 ? entries : screenedEntries(entries) } satisfies ScreenedFacts
+})
+
+/** Both files as the prompt block and `read` show them: blocked entries replaced by their BLOCKED line. */
+export const promptFacts = Effect.fn("promptFacts")(function* () {
+  const [user, env] = yield* Effect.all([screenFacts("user"), screenFacts("env")])
+  return { user: user.shown, env: env.shown }
 })
 
 /**

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { renderMemoryBlock, renderReadout } from "../domain/facts/promptBlock.js"
 import { wrapUntrusted } from "../domain/sessions/wrap.js"
-import { readFacts } from "./facts.js"
+import { promptFacts } from "./facts.js"
 import { recallContext } from "./recall.js"
 import { sessionBuffer } from "./sessions.js"
 import { Settings } from "./Settings.js"
@@ -13,7 +13,7 @@ import { Settings } from "./Settings.js"
  */
 export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
   const config = yield* Settings
-  const { user, env } = yield* readFacts()
+  const { user, env } = yield* promptFacts()
   const caps = { user: config.factsLimitUser, env: config.factsLimitEnv }
   return (buffer: ReadonlyArray<string> = []): string =>
     renderMemoryBlock({ enabled: config.enabled, user, env, caps, buffer: config.bufferEnabled ? buffer : [] })
@@ -54,4 +54,4 @@ export const openPromptSession = Effect.fn("openPromptSession")(function* (sessi
 })
 
 /** The `read` action's text. */
-export const readout = Effect.map(readFacts(), ({ user, env }) => renderReadout(user, env))
+export const readout = Effect.map(promptFacts(), ({ user, env }) => renderReadout(user, env))

@@ -11,19 +11,49 @@ import {
   recallQuery
 } from "../domain/episodes/recall.js"
 import { type Episode, newestFirst, previewOf } from "../domain/episodes/store.js"
+import { blockedLabel, blockedLine } from "../domain/facts/blocked.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
 import { utf8Bytes } from "../domain/text/utf8.js"
 import { Llm } from "../ports/Llm.js"
-import { loadEpisodes } from "./episodes.js"
+import { loadEpisodes, reportBlockedEpisode } from "./episodes.js"
 import { passagesOf, type Retrieved, retrieve } from "./retrieval.js"
 import { Settings } from "./Settings.js"
 
-const hitOf = (e: Episode, passages: ReadonlyArray<string> = []): EpisodeHit => ({
-  sessionId: e.sessionId,
-  turns: e.turns,
-  preview: previewOf(e),
-  passages
-})
+/**
+ * An episode as the model is shown it (scan on load): a summary the current scanner refuses becomes one BLOCKED
+ * line with no sentences, and a refused sentence (a trusted session's own text may quote an attack) its BLOCKED
+ * line.
+ */
+const hitOf = (e: Episode, passages: ReadonlyArray<string> = []): EpisodeHit => {
+  const label = blockedLabel(e.summary)
+  if (label !== undefined) return { sessionId: e.sessionId, turns: e.turns, preview: blockedLine(label), passages: [] }
+  return {
+    sessionId: e.sessionId,
+    turns: e.turns,
+    preview: previewOf(e),
+    passages: passages.map((p) => {
+      const l = blockedLabel(p)
+      return l === undefined ? p : blockedLine(l)
+    })
+  }
+}
+
+/** The preview a model may read (the ranker's items): the BLOCKED line for a refused summary. */
+const shownPreview = (e: Episode): string => {
+  const label = blockedLabel(e.summary)
+  return label === undefined ? previewOf(e) : blockedLine(label)
+}
+
+/** Records, once per episode and label, the shown episodes whose summary the scanner now refuses. */
+const recordBlocked = (episodes: ReadonlyArray<Episode>) =>
+  Effect.forEach(
+    episodes,
+    (e) => {
+      const label = blockedLabel(e.summary)
+      return label === undefined || e.blocked === label ? Effect.void : reportBlockedEpisode(e.sessionId, label)
+    },
+    { discard: true }
+  )
 
 /** Most matching sentences shown under one recalled episode. */
 const PASSAGES_PER_EPISODE = 3
@@ -53,6 +83,7 @@ const withPassages = (hits: ReadonlyArray<Episode>, weights: ReadonlyMap<string,
       left -= passages.reduce((n, p) => n + utf8Bytes(p) + PASSAGE_LINE_OVERHEAD, 0)
       out.push(hitOf(e, passages))
     }
+    yield* recordBlocked(chosen)
     return out
   })
 
@@ -106,7 +137,7 @@ const llmRank = (query: string, items: ReadonlyArray<Episode>) =>
     const llm = yield* Llm
     const config = yield* Settings
     if (!config.llmSearch || !llm.info.available || items.length === 0) return undefined
-    const prompt = rankerPrompt(query, items.map(previewOf))
+    const prompt = rankerPrompt(query, items.map(shownPreview))
     const reply = yield* Effect.option(
       llm
         .complete({ system: prompt.system, messages: [{ role: "user", content: prompt.user }], maxTokens: 256 })
@@ -149,10 +180,12 @@ export const searchEpisodes = Effect.fn("searchEpisodes")(function* (query: stri
   const candidates = found.hits.map((h) => h.episode)
   if (candidates.length === 0) {
     const all = yield* rankedFullSearch(query)
+    yield* recordBlocked(all.slice(0, n))
     return all.slice(0, n).map((e) => hitOf(e))
   }
   const ranked = yield* llmRank(query, candidates)
   const shown = (ranked ?? candidates).slice(0, n)
+  yield* recordBlocked(shown)
   const out: Array<EpisodeHit> = []
   for (const e of shown)
     out.push(

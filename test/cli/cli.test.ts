@@ -162,7 +162,10 @@ describe("tmem facts", () => {
       "user: 0/4000 bytes (0%), 0 entries\n(empty)\n\nenv: 26/8000 bytes (0%), 1 entry\nPostgreSQL 16 on port 5433\n"
     )
     const j = json((await tmem(["--dir", d, "--json", "facts", "show", "env"])).stdout)
-    expect(j).toEqual({ ok: true, result: { env: { used: 26, cap: 8000, entries: ["PostgreSQL 16 on port 5433"] } } })
+    expect(j).toEqual({
+      ok: true,
+      result: { env: { used: 26, cap: 8000, entries: ["PostgreSQL 16 on port 5433"], blocked: [] } }
+    })
     expect((await tmem(["--dir", d, "facts", "stats", "env"])).stdout).toBe(
       'env: 26/8000 bytes (0%), 1 entry\n[1] 26c "PostgreSQL 16 on port 5433"\n'
     )

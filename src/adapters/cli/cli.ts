@@ -5,12 +5,13 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as Path from "node:path"
 import { formatLifecycle, type LifecycleEvent } from "../../domain/events/lifecycle.js"
+import { type BlockedEntry, blockedLine } from "../../domain/facts/blocked.js"
 import { renderEntries, usedBytes } from "../../domain/facts/codec.js"
 import { fillPercent } from "../../domain/facts/promptBlock.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
-import { goQuote, plural } from "../../domain/text/utf8.js"
+import { goQuote, plural, preview } from "../../domain/text/utf8.js"
 import { followLifecycle, lifecycleFeed } from "../../app/events.js"
-import { capOf, loadFacts, outstandingEditRejection, parseTarget, rewriteFacts } from "../../app/facts.js"
+import { capOf, loadFacts, outstandingEditRejection, parseTarget, rewriteFacts, screenFacts } from "../../app/facts.js"
 import { dispatchMemoryTool, type MemoryToolArgs, parseToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { memoryBlock } from "../../app/prompt.js"
 import { TOOL_FORMATS, toolDefinition } from "../../app/toolSchema.js"
@@ -134,6 +135,21 @@ const remindRejectedEdits = (g: Globals, targets: ReadonlyArray<Target>) =>
     { discard: true }
   )
 
+/**
+ * Entries the current scanner refuses stay in the file but never reach the model: every `facts show` and `prompt`
+ * names them on stderr, with how to remove them, until a person does.
+ */
+const warnBlocked = (files: ReadonlyArray<{ readonly t: Target; readonly blocked: ReadonlyArray<BlockedEntry> }>) =>
+  Effect.forEach(
+    files.flatMap((f) => f.blocked.map((b) => ({ t: f.t, b }))),
+    ({ t, b }) =>
+      Effect.logWarning(
+        `memory: ${t} entry ${b.index + 1} is blocked from the prompt (${b.label}): ${preview(b.entry, 60)}; ` +
+          `the model sees ${blockedLine(b.label)} — remove it with tmem facts edit ${t}`
+      ),
+    { discard: true }
+  )
+
 const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ target: raw }) =>
   Effect.flatMap(tmem, (g) =>
     report(
@@ -141,13 +157,27 @@ const show = Command.make("show", { target: targetArg.pipe(Args.optional) }, ({ 
       Effect.gen(function* () {
         const targets = Option.isSome(raw) ? [yield* parseTarget(raw.value)] : TARGETS
         const files = yield* Effect.forEach(targets, (t) =>
-          Effect.map(Effect.all([loadFacts(t), capOf(t)]), ([l, cap]) => ({ t, entries: l.state.entries, cap }))
+          Effect.map(Effect.all([screenFacts(t), capOf(t)]), ([s, cap]) => ({
+            t,
+            entries: s.entries,
+            blocked: s.blocked,
+            cap
+          }))
         )
         yield* remindRejectedEdits(g, targets)
+        yield* warnBlocked(files)
         return {
           text: files.map((f) => describeFile(f.t, f.entries, f.cap)).join("\n\n"),
           json: Object.fromEntries(
-            files.map((f) => [f.t, { used: usedBytes(f.entries), cap: f.cap, entries: f.entries }])
+            files.map((f) => [
+              f.t,
+              {
+                used: usedBytes(f.entries),
+                cap: f.cap,
+                entries: f.entries,
+                blocked: f.blocked.map((b) => ({ index: b.index, label: b.label }))
+              }
+            ])
           )
         }
       })
@@ -395,10 +425,22 @@ const prompt = Command.make("prompt", {}, () =>
   Effect.flatMap(tmem, (g) =>
     report(
       g,
-      Effect.map(Effect.zipLeft(memoryBlock(), remindRejectedEdits(g, TARGETS)), (block) => ({
-        text: block.replace(/\n$/, ""),
-        json: { block }
-      }))
+      Effect.map(
+        Effect.zipLeft(
+          memoryBlock(),
+          Effect.zipRight(
+            remindRejectedEdits(g, TARGETS),
+            Effect.flatMap(
+              Effect.forEach(TARGETS, (t) => Effect.map(screenFacts(t), (s) => ({ t, blocked: s.blocked }))),
+              warnBlocked
+            )
+          )
+        ),
+        (block) => ({
+          text: block.replace(/\n$/, ""),
+          json: { block }
+        })
+      )
     )
   )
 ).pipe(Command.withDescription("print the memory block as it is injected into the system prompt at session start"))

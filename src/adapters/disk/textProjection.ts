@@ -153,11 +153,15 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
   /**
    * Why a person's file cannot be adopted: too large to read, not UTF-8, or a write rule (cap, scanner, controls).
    */
-  const refusal = (text: TextProjection<unknown, unknown>, snap: Files.Snapshot): Either.Either<string, string> => {
+  const refusal = (
+    text: TextProjection<unknown, unknown>,
+    snap: Files.Snapshot,
+    importing: boolean
+  ): Either.Either<string, string> => {
     if (snap.bytes === undefined) return Either.left(`it is ${snap.identity.size} bytes, far over the cap`)
     const decoded = Either.try(() => strictUtf8.decode(snap.bytes!))
     if (Either.isLeft(decoded)) return Either.left("it is not valid UTF-8")
-    const problem = text.problem(decoded.right)
+    const problem = ((importing ? text.importProblem : undefined) ?? text.problem)(decoded.right)
     return problem === undefined ? Either.right(decoded.right) : Either.left(problem)
   }
 
@@ -178,7 +182,7 @@ export const makeTextProjection = (context: Context, journals: Journals, stage: 
     const text = textOf(stream)!
     const wait = settlesIn(target, snap)
     if (wait > 0) return { unsettled: current, retryInMs: wait }
-    const verdict = refusal(text as TextProjection<unknown, unknown>, snap)
+    const verdict = refusal(text as TextProjection<unknown, unknown>, snap, current.version === 0)
     if (Either.isRight(verdict)) {
       if (current.version > 0)
         return {

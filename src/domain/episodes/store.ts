@@ -28,7 +28,12 @@ export const Episode = Schema.Struct({
   /** The stored text (`<session-id>.md`), already capped at 2,048 bytes. */
   summary: Schema.String,
   provenance: EpisodeProvenance,
-  source: SummarySource
+  source: SummarySource,
+  /**
+   * The label under which the scanner refused the summary on a later read (scan on load): recall shows a BLOCKED
+   * line in its place. Absent while it passes.
+   */
+  blocked: Schema.optionalWith(Schema.String, { exact: true })
 })
 export type Episode = typeof Episode.Type
 
@@ -59,6 +64,15 @@ export const EpisodesEvicted = Schema.TaggedStruct("EpisodesEvicted", {
 })
 export const EpisodePromoted = Schema.TaggedStruct("EpisodePromoted", { sessionId: Schema.String, at: Instant })
 export const EpisodeDiscarded = Schema.TaggedStruct("EpisodeDiscarded", { sessionId: Schema.String, at: Instant })
+/**
+ * A stored episode's summary failed the current scanner when recall came to show it (it was stored before a rule
+ * existed, or imported): recall shows `[BLOCKED: <label>]` in its place until a person discards or replaces it.
+ */
+export const EpisodeBlocked = Schema.TaggedStruct("EpisodeBlocked", {
+  sessionId: Schema.String,
+  label: Schema.String,
+  at: Instant
+})
 /** An odek episode directory adopted as the stream's first state. */
 export const EpisodesImported = Schema.TaggedStruct("EpisodesImported", {
   episodes: Schema.Array(Episode),
@@ -86,7 +100,8 @@ export const EpisodeEvent = Schema.Union(
   EpisodeDiscarded,
   EpisodesImported,
   ExtractionPending,
-  ExtractionSettled
+  ExtractionSettled,
+  EpisodeBlocked
 )
 export type EpisodeEvent = typeof EpisodeEvent.Type
 
@@ -115,13 +130,19 @@ export const SettleExtraction = Schema.TaggedStruct("SettleExtraction", {
   outcome: Schema.String,
   at: Instant
 })
+export const ReportBlockedEpisode = Schema.TaggedStruct("ReportBlockedEpisode", {
+  sessionId: Schema.String,
+  label: Schema.String,
+  at: Instant
+})
 export const EpisodeCommand = Schema.Union(
   StoreEpisode,
   PromoteEpisode,
   DiscardEpisode,
   PruneEpisodes,
   MarkExtractionPending,
-  SettleExtraction
+  SettleExtraction,
+  ReportBlockedEpisode
 )
 export type EpisodeCommand = typeof EpisodeCommand.Type
 
@@ -168,14 +189,17 @@ export class EpisodeAlreadyApproved extends Schema.TaggedError<EpisodeAlreadyApp
     return `memory: episode ${JSON.stringify(this.sessionId)} is already approved`
   }
 }
-/** Only an episode waiting for a person's review can be discarded; a trusted one leaves by eviction. */
+/**
+ * Only an episode waiting for a person's review, or one the scanner blocks from recall, can be discarded; a trusted
+ * one leaves by eviction.
+ */
 export class EpisodeNotPending extends Schema.TaggedError<EpisodeNotPending>()("EpisodeNotPending", {
   sessionId: Schema.String
 }) {
   override get message() {
     return (
       `memory: episode ${JSON.stringify(this.sessionId)} is not pending review; ` +
-      `only pending episodes can be discarded`
+      `only pending or blocked episodes can be discarded`
     )
   }
 }
@@ -301,7 +325,9 @@ export const decideEpisode =
         if (!validSessionId(command.sessionId)) return fail(new InvalidEpisodeId({ sessionId: command.sessionId }))
         const e = find(state, command.sessionId)
         if (e === undefined) return fail(new EpisodeNotFound({ sessionId: command.sessionId }))
-        if (!isPendingReview(e.provenance)) return fail(new EpisodeNotPending({ sessionId: command.sessionId }))
+        // a blocked episode is what a person must be able to remove, trusted or not
+        if (!isPendingReview(e.provenance) && e.blocked === undefined)
+          return fail(new EpisodeNotPending({ sessionId: command.sessionId }))
         return Either.right([EpisodeDiscarded.make({ sessionId: command.sessionId, at: command.at })])
       }
       case "PruneEpisodes":
@@ -319,6 +345,15 @@ export const decideEpisode =
             ? [ExtractionSettled.make({ sessionId: command.sessionId, outcome: command.outcome, at: command.at })]
             : []
         )
+      case "ReportBlockedEpisode": {
+        // once per episode and label: an episode gone since, or already recorded so, needs no record
+        const e = find(state, command.sessionId)
+        return Either.right(
+          e === undefined || e.blocked === command.label
+            ? []
+            : [EpisodeBlocked.make({ sessionId: command.sessionId, label: command.label, at: command.at })]
+        )
+      }
     }
   }
 
@@ -369,6 +404,11 @@ export const foldEpisodes = (state: EpisodeStoreState, events: Iterable<EpisodeE
       case "ExtractionSettled":
         pending.delete(e.sessionId)
         break
+      case "EpisodeBlocked": {
+        const x = byId.get(e.sessionId)
+        if (x !== undefined) byId.set(e.sessionId, { ...x, blocked: e.label })
+        break
+      }
       default:
         return absurd(e)
     }

@@ -21,12 +21,14 @@ export type LifecycleType =
   | "facts_rewritten"
   | "facts_reverted"
   | "facts_edit_rejected"
+  | "fact_blocked"
   | "episode_stored"
   | "episode_deduped"
   | "episode_evicted"
   | "episode_promoted"
   | "episode_pending_review"
   | "episode_discarded"
+  | "episode_blocked"
   | "episodes_imported"
   | "session_tainted"
   | "session_ended"
@@ -57,14 +59,30 @@ export interface LifecycleEvent {
   readonly reverted?: number
   /** For facts_edit_rejected: where the refused file was moved. */
   readonly keptAs?: string
+  /** For fact_blocked and episode_blocked: the scanner's label. */
+  readonly label?: string
 }
+
+const CREDENTIAL_LABEL = "potential credential material"
+
+/** What a blocked entry's event shows of it: enough to find it, and nothing of a credential. */
+const blockedPreview = (entry: string, label: string): string =>
+  label === CREDENTIAL_LABEL ? "(credential hidden)" : preview(entry, 70)
 
 /** Lifecycle events of one appended fact batch, in event order. `version` is that of each event. */
 export const factLifecycle = (stream: string, batch: Batch<FactEvent>): ReadonlyArray<LifecycleEvent> => {
   const first = batch.version - batch.events.length
-  return batch.events.map((event, i): LifecycleEvent => {
+  return batch.events.flatMap((event, i): ReadonlyArray<LifecycleEvent> => {
     const base = { stream, version: first + i + 1, timestamp: event.at, target: event.target }
-    return Match.valueTags(event, {
+    // one line per blocked entry: each is a separate thing for a person to remove
+    if (event._tag === "FactsBlocked")
+      return event.blocked.map((b) => ({
+        ...base,
+        type: "fact_blocked" as const,
+        content: blockedPreview(b.entry, b.label),
+        label: b.label
+      }))
+    const one: LifecycleEvent = Match.valueTags(event, {
       FactAdded: (e) => ({ ...base, type: "fact_added" as const, content: e.content }),
       FactMerged: (e) => ({
         ...base,
@@ -104,6 +122,7 @@ export const factLifecycle = (stream: string, batch: Batch<FactEvent>): Readonly
       }),
       FactsEditRejected: (e) => ({ ...base, type: "facts_edit_rejected" as const, content: e.reason, keptAs: e.keptAs })
     })
+    return [one]
   })
 }
 
@@ -146,6 +165,9 @@ export const episodeLifecycle = (stream: string, batch: Batch<EpisodeEvent>): Re
       ],
       EpisodesImported: (e): ReadonlyArray<LifecycleEvent> => [
         { ...base, type: "episodes_imported", count: 0, newCount: e.episodes.length }
+      ],
+      EpisodeBlocked: (e): ReadonlyArray<LifecycleEvent> => [
+        { ...base, type: "episode_blocked", sessionId: e.sessionId, label: e.label }
       ],
       // bookkeeping of owed session-end work: the episode it leads to is the event people see
       ExtractionPending: (): ReadonlyArray<LifecycleEvent> => [],
@@ -203,6 +225,8 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `🧠 ↶ memory[${t}] reverted version ${e.reverted ?? 0} (${e.count ?? 0} → ${e.newCount ?? 0} entries)`
     case "facts_edit_rejected":
       return `🧠 ✗ memory[${t}] hand edit not adopted: ${cut(e.content)} (kept as ${e.keptAs ?? "?"})`
+    case "fact_blocked":
+      return `🧠 ⛔ memory[${t}] entry blocked from the prompt (${e.label ?? "?"}): ${cut(e.content)}`
     case "episode_stored":
       return `💾 episode stored: ${e.sessionId ?? ""} ${cut(e.content)}`
     case "episode_deduped":
@@ -215,6 +239,8 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `🔒 episode pending_review: ${e.sessionId ?? ""}`
     case "episode_discarded":
       return `💾 ✗ episode discarded: ${e.sessionId ?? ""}`
+    case "episode_blocked":
+      return `💾 ⛔ episode blocked from recall (${e.label ?? "?"}): ${e.sessionId ?? ""}`
     case "episodes_imported":
       return `💾 ⇣ episodes imported (${plural(e.newCount ?? 0, "episode", "episodes")})`
     case "session_tainted":

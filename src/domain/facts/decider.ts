@@ -12,6 +12,7 @@ import {
   SEPARATOR_BYTES,
   usedBytes
 } from "./codec.js"
+import { blockedEntries } from "./blocked.js"
 import { coverageProblem } from "./coverage.js"
 import {
   AmbiguousMatch,
@@ -36,6 +37,7 @@ import {
   FactMerged,
   FactRemoved,
   FactReplaced,
+  FactsBlocked,
   FactsConsolidated,
   FactsReverted,
   FactsRewritten,
@@ -137,11 +139,12 @@ const validateNow = (text: string): Either.Either<string, InvalidContent | Conte
 /**
  * Why a person's hand edit cannot be adopted, or undefined: it obeys the rules of any write (DESIGN §7) — no NUL or
  * control characters, nothing the scanner refuses, the cap. The separator rules are not applied: the entries were
- * parsed from the file, and canonicalEntries settles what they leave open.
+ * parsed from the file, and canonicalEntries settles what they leave open. `scan: false` (an import) leaves the
+ * scanner to the reads, which block what it refuses.
  */
-export const handEditProblem = (entries: ReadonlyArray<string>, cap: number): string | undefined => {
+export const handEditProblem = (entries: ReadonlyArray<string>, cap: number, scan = true): string | undefined => {
   for (const [i, entry] of entries.entries()) {
-    const finding = scanForWrite(entry)
+    const finding = scan ? scanForWrite(entry) : undefined
     const problem =
       characterProblem(entry) ??
       (finding === undefined ? undefined : rejectionMessage(finding).replace(/^memory: /, ""))
@@ -492,6 +495,15 @@ export const decideFact =
         return decideConsolidation(command, state, cap)
       case "RevertFacts":
         return decideRevert(command, state, cap)
+      case "ReportBlocked": {
+        const known = new Set(command.reported.map((b) => JSON.stringify([b.entry, b.label])))
+        const blocked = blockedEntries(state.entries)
+          .filter((b) => !known.has(JSON.stringify([b.entry, b.label])))
+          .map(({ entry, label }) => ({ entry, label }))
+        return Either.right(
+          blocked.length === 0 ? [] : [FactsBlocked.make({ target: command.target, blocked, at: command.at }, CHECKED)]
+        )
+      }
     }
   }
 
@@ -508,5 +520,7 @@ export const evolveFact = (state: FactFileState, event: FactEvent): FactFileStat
     FactsConsolidated: (e) => ({ entries: canonicalEntries(e.entries) }),
     FactsReverted: (e) => ({ entries: canonicalEntries(e.entries) }),
     // a refused hand edit never changes the entries: the memory keeps its last valid state
-    FactsEditRejected: () => state
+    FactsEditRejected: () => state,
+    // the blocked entries stay in the file: the report changes what a person is told, not the state
+    FactsBlocked: () => state
   })

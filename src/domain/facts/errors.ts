@@ -105,7 +105,7 @@ export class ConsolidationParseFailed extends Schema.TaggedError<ConsolidationPa
  * entry is not covered, a new fact appears, or the result is over the cap. The whole pass is rejected.
  */
 export class ConsolidationRejected extends Schema.TaggedError<ConsolidationRejected>()("ConsolidationRejected", {
-  reason: Schema.Literal("unsafe", "lost", "invented", "cap"),
+  reason: Schema.Literal("unsafe", "lost", "invented", "cap", "blocked"),
   text: Schema.String
 }) {
   override get message() {

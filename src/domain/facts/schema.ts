@@ -71,6 +71,19 @@ export const FactsEditRejected = Schema.TaggedStruct("FactsEditRejected", {
   bytes: Schema.Number,
   at: Instant
 })
+/** One entry the scanner refuses on load, with the label it refuses it under. */
+export const BlockedFact = Schema.Struct({ entry: Schema.String, label: Schema.String })
+export type BlockedFact = typeof BlockedFact.Type
+/**
+ * Entries already in the file that the current scanner refuses (written before a rule existed, or imported) were
+ * found: they stay in the file, and the prompt and `read` show a BLOCKED line in their place until a person removes
+ * them. Recorded once per entry and label, so the audit trail and the lifecycle feed say so exactly once.
+ */
+export const FactsBlocked = Schema.TaggedStruct("FactsBlocked", {
+  target: Target,
+  blocked: Schema.Array(BlockedFact),
+  at: Instant
+})
 /** The whole file rewritten through `tmem facts edit`, after validation. */
 export const FactsRewritten = Schema.TaggedStruct("FactsRewritten", {
   target: Target,
@@ -113,7 +126,8 @@ export const FactEvent = Schema.Union(
   FactsRewritten,
   FactsConsolidated,
   FactsReverted,
-  FactsEditRejected
+  FactsEditRejected,
+  FactsBlocked
 )
 export type FactEvent = typeof FactEvent.Type
 
@@ -165,6 +179,16 @@ export const RevertFacts = Schema.TaggedStruct("RevertFacts", {
   at: Instant
 })
 
+/**
+ * Record the entries the current scanner refuses that `reported` (every entry and label recorded before) does not
+ * hold yet.
+ */
+export const ReportBlocked = Schema.TaggedStruct("ReportBlocked", {
+  target: Target,
+  reported: Schema.Array(BlockedFact),
+  at: Instant
+})
+
 /** Commands carry plain data; the merge probe and approval expectation ride alongside since they come from ports. */
 export type FactCommand =
   | (typeof AddFact.Type & { readonly probe?: MergeProbe | undefined })
@@ -173,6 +197,7 @@ export type FactCommand =
   | typeof RewriteFacts.Type
   | typeof ApplyConsolidation.Type
   | typeof RevertFacts.Type
+  | typeof ReportBlocked.Type
 
 export interface FactFileState {
   readonly entries: ReadonlyArray<string>

@@ -56,6 +56,9 @@ export const factProjection = (
   },
   // A hand edit obeys the rules of any write (DESIGN §7): what breaks them never reaches the prompt.
   problem: (text) => handEditProblem(parseEntries(text), cap),
+  // What odek or an older tmem wrote is taken in whole; the scanner then blocks what it refuses on every read
+  // (app/facts.ts screenFacts) instead of one entry costing a person the whole file.
+  importProblem: (text) => handEditProblem(parseEntries(text), cap, false),
   maxBytes: cap + WHITESPACE_SLACK,
   rejected: (reason, keptAs, bytes, at) => [FactsEditRejected.make({ target, reason, keptAs, bytes, at })]
 })

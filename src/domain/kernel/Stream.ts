@@ -68,6 +68,11 @@ export interface TextProjection<S, E> {
   readonly editedExternally: (text: string, state: S, at: string, note: string | undefined) => ReadonlyArray<E>
   /** Why a person's text breaks the rules every write obeys (so it must not be adopted), or undefined. */
   readonly problem: (text: string) => string | undefined
+  /**
+   * The same for a projection found without history (an import), when it differs: a stream may take in what an
+   * older program wrote and screen it on every read instead of refusing the whole file.
+   */
+  readonly importProblem?: (text: string) => string | undefined
   /** The largest file that could pass `problem`; a store refuses a larger one without reading it. */
   readonly maxBytes: number
   /**

@@ -41,7 +41,11 @@ const referenceEvolve = (state: EpisodeStoreState, event: EpisodeEvent): Episode
     EpisodesImported: (e) => ({ ...state, episodes: e.episodes }),
     ExtractionPending: (e) =>
       state.pending?.includes(e.sessionId) ? state : { ...state, pending: [...(state.pending ?? []), e.sessionId] },
-    ExtractionSettled: (e) => pendingWithout(state, e.sessionId)
+    ExtractionSettled: (e) => pendingWithout(state, e.sessionId),
+    EpisodeBlocked: (e) => ({
+      ...state,
+      episodes: state.episodes.map((x) => (x.sessionId === e.sessionId ? { ...x, blocked: e.label } : x))
+    })
   })
 const referenceFold = (events: ReadonlyArray<EpisodeEvent>) => events.reduce(referenceEvolve, initialEpisodeStore)
 
@@ -90,6 +94,12 @@ const event: fc.Arbitrary<EpisodeEvent> = fc.oneof(
   {
     weight: 2,
     arbitrary: id.map((sessionId) => ({ _tag: "ExtractionSettled" as const, sessionId, outcome: "declined", at }))
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(id, fc.constantFrom("instruction override", "safety bypass"))
+      .map(([sessionId, label]) => ({ _tag: "EpisodeBlocked" as const, sessionId, label, at }))
   }
 )
 
