@@ -5,7 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Either, Exit, ParseResult, Runtime, Schema } from "effect"
 import * as z from "zod/v4"
-import { loadFacts } from "../../app/facts.js"
+import { screenFacts } from "../../app/facts.js"
 import { ACTIONS, dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { renderEntries } from "../../domain/facts/codec.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
@@ -16,7 +16,7 @@ export const SERVER_VERSION = "0.1.0"
 
 /** The services the tool and the resources run on: what the live layer (or a test layer) provides. */
 export type MemoryServices =
-  Effect.Effect.Context<ReturnType<typeof dispatchMemoryTool>> | Effect.Effect.Context<ReturnType<typeof loadFacts>>
+  Effect.Effect.Context<ReturnType<typeof dispatchMemoryTool>> | Effect.Effect.Context<ReturnType<typeof screenFacts>>
 
 export const factsUri = (target: Target) => `memory://facts/${target}`
 
@@ -108,7 +108,8 @@ export const makeMemoryServer = (runtime: Runtime.Runtime<MemoryServices>): McpS
         mimeType: "text/markdown"
       },
       async (): Promise<ReadResourceResult> => {
-        const exit = await run(Effect.map(loadFacts(target), (loaded) => renderEntries(loaded.state.entries)))
+        // a client puts the resource before its model, so it is screened like the prompt (scan on load)
+        const exit = await run(Effect.map(screenFacts(target), (screened) => renderEntries(screened.shown)))
         if (Exit.isFailure(exit)) throw new Error(`memory: cannot read ${target}.md: ${describeCause(exit.cause)}`)
         return { contents: [{ uri, mimeType: "text/markdown", text: exit.value }] }
       }
