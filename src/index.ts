@@ -11,8 +11,11 @@ export { MEMORY_TOOL_DESCRIPTION, memoryToolJsonSchema, toolDefinition, type Too
 export * as HttpEmbedder from "./adapters/http/HttpEmbedder.js"
 export * as NoneLlm from "./adapters/llm/NoneLlm.js"
 export * as OpenAiLlm from "./adapters/http/OpenAiLlm.js"
+export * as HttpGuard from "./adapters/guard/HttpGuard.js"
+export * as LlmGuard from "./adapters/guard/LlmGuard.js"
+export * as NoGuard from "./adapters/guard/NoGuard.js"
 export { loadConfigFile } from "./adapters/disk/configFile.js"
-export { liveLayer, type LiveOptions } from "./adapters/live.js"
+export { guardLayer, liveLayer, type LiveOptions } from "./adapters/live.js"
 export * as MemoryEventStore from "./adapters/memory/MemoryEventStore.js"
 export * as Notifiers from "./adapters/notify/Notifiers.js"
 export * as RpEmbedder from "./adapters/rp/RpEmbedder.js"
@@ -94,8 +97,10 @@ export {
   ConfigInvalid,
   decodeConfig,
   DEFAULT_CONFIG,
+  DEFAULT_GUARD,
   DEFAULT_LLM,
   type EmbeddingConfig,
+  type GuardConfig,
   type LlmConfig,
   type MemoryConfig
 } from "./domain/config/MemoryConfig.js"
@@ -117,3 +122,14 @@ export {
   LlmUnavailable
 } from "./ports/Llm.js"
 export { Notifier } from "./ports/Notifier.js"
+export { Guard, type GuardInfo, GuardUnavailable } from "./ports/Guard.js"
+export {
+  CleanVerdict,
+  GuardProvider,
+  GuardRecord,
+  GuardSource,
+  GuardVerdict,
+  guardOutcome,
+  type GuardOutcome,
+  InjectedVerdict
+} from "./domain/scan/guardVerdict.js"

@@ -12,3 +12,4 @@ export {
   type Reply,
   type ScriptedServer
 } from "./adapters/dev/ScriptedServer.js"
+export * as ScriptedGuard from "./adapters/guard/ScriptedGuard.js"

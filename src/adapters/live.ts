@@ -9,12 +9,16 @@ import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
 import type { Approval } from "../ports/Approval.js"
+import type { Guard } from "../ports/Guard.js"
+import type { Llm } from "../ports/Llm.js"
 import type { Notifier } from "../ports/Notifier.js"
 import type { Progress } from "../ports/Progress.js"
 import * as Progresses from "./progress/Progresses.js"
 import * as Approvals from "./approval/Approvals.js"
 import * as DiskDerivedFiles from "./disk/DiskDerivedFiles.js"
 import * as DiskEventStore from "./disk/DiskEventStore.js"
+import * as LlmGuard from "./guard/LlmGuard.js"
+import * as NoGuard from "./guard/NoGuard.js"
 import * as NoneLlm from "./llm/NoneLlm.js"
 import * as Notifiers from "./notify/Notifiers.js"
 import { feedNotifier } from "../app/notifications.js"
@@ -80,6 +84,22 @@ const llmFor = (config: MemoryConfig) =>
       )
     : NoneLlm.layer
 
+/**
+ * The Guard that `config.guard` asks for: none (the default, and whenever `guard.scan.memory` is false), the HTTP
+ * sidecar, or the chat model `llm` (the app's own by default, so both share one client).
+ */
+export const guardLayer = (config: MemoryConfig, llm: Layer.Layer<Llm> = llmFor(config)): Layer.Layer<Guard> => {
+  const guard = config.guard
+  if (!guard.scan.memory || guard.provider === "none") return NoGuard.layer
+  if (guard.provider === "llm") return LlmGuard.layer(guard).pipe(Layer.provide(llm))
+  return Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("./guard/HttpGuard.js")),
+      (m) => m.layer(guard)
+    )
+  )
+}
+
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) => {
   const dir = memoryDir(options.dir, options.memory)
@@ -96,6 +116,8 @@ export const liveLayer = (options: LiveOptions) => {
       : feedNotifier(options.consumer !== undefined ? { consumer: options.consumer } : {}).pipe(
           Layer.provide(Layer.merge(options.notifier, store))
         )
+  // one value for both: a layer is built once per value, so the guard asks the app's own model client
+  const llm = llmFor(options.config)
   return Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
@@ -105,7 +127,8 @@ export const liveLayer = (options: LiveOptions) => {
       Layer.mergeAll(
         store,
         embedderFor(options.config),
-        llmFor(options.config),
+        llm,
+        guardLayer(options.config, llm),
         Settings.layer(options.config),
         notifier,
         options.approval ?? Approvals.auto,

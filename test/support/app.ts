@@ -1,4 +1,5 @@
 import { type Duration, Effect, Layer } from "effect"
+import * as NoGuard from "../../src/adapters/guard/NoGuard.js"
 import * as NoneLlm from "../../src/adapters/llm/NoneLlm.js"
 import * as MemoryDerivedFiles from "../../src/adapters/memory/MemoryDerivedFiles.js"
 import * as MemoryEventStore from "../../src/adapters/memory/MemoryEventStore.js"
@@ -14,6 +15,7 @@ import { DEFAULT_CONFIG, type MemoryConfig } from "../../src/domain/config/Memor
 import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import type { Embedder } from "../../src/ports/Embedder.js"
 import type { EventStore } from "../../src/ports/EventStore.js"
+import type { Guard } from "../../src/ports/Guard.js"
 import type { Llm } from "../../src/ports/Llm.js"
 import type { Approval } from "../../src/ports/Approval.js"
 import * as Approvals from "../../src/adapters/approval/Approvals.js"
@@ -29,6 +31,8 @@ export const appLayer = (
     config?: Partial<MemoryConfig>
     events?: Array<LifecycleEvent>
     llm?: Layer.Layer<Llm>
+    /** The second opinion after the local scan; default none. */
+    guard?: Layer.Layer<Guard>
     embedder?: Layer.Layer<Embedder>
     cap?: Parameters<typeof makeCapConsolidationLayer>[0]
     approval?: Layer.Layer<Approval>
@@ -59,6 +63,7 @@ export const appLayer = (
         store,
         options.embedder ?? WeightedEmbedder.layer(256),
         options.llm ?? NoneLlm.layer,
+        options.guard ?? NoGuard.layer,
         Settings.layer({ ...DEFAULT_CONFIG, ...options.config }),
         notifier,
         options.approval ?? Approvals.auto,

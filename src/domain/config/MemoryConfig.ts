@@ -28,6 +28,17 @@ export const LlmSection = Schema.Struct({
   temperature: opt(Finite)
 })
 
+/** `guard` block: an optional second opinion after the local scanner (spec facts §7.1 step 5, docs/GUARD.md). */
+export const GuardSection = Schema.Struct({
+  // odek calls "only the local scan" `local`
+  provider: opt(Schema.Literal("none", "local", "http", "llm")),
+  base_url: opt(Schema.String),
+  api_key_env: opt(Schema.String),
+  timeout_seconds: opt(Finite),
+  fallback_to_local: opt(Schema.Boolean),
+  scan: opt(Schema.Struct({ memory: opt(Schema.Boolean) }))
+})
+
 /** The `memory` section as written in a config file: every key optional, unknown keys refused. */
 export const MemorySection = Schema.Struct({
   enabled: opt(Schema.Boolean),
@@ -56,9 +67,12 @@ export const MemorySection = Schema.Struct({
   extended: opt(Schema.Unknown)
 })
 
-/** A whole config file. Only `memory` and `embedding` are ours; other sections (an odek config's) are left alone. */
+/**
+ * A whole config file. `memory`, `embedding`, `llm` and `guard` are ours; other sections (an odek config's) are left
+ * alone.
+ */
 export const ConfigFile = Schema.Struct(
-  { memory: opt(MemorySection), embedding: opt(EmbeddingSection), llm: opt(LlmSection) },
+  { memory: opt(MemorySection), embedding: opt(EmbeddingSection), llm: opt(LlmSection), guard: opt(GuardSection) },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
 
@@ -88,6 +102,22 @@ export interface LlmConfig {
   readonly maxResponseBytes: number
   readonly jsonMode: boolean
   readonly temperature: number
+}
+
+export interface GuardConfig {
+  /** `none`: the local scan alone (the default); `http`: a sidecar; `llm`: the configured chat model classifies. */
+  readonly provider: "none" | "http" | "llm"
+  /** The sidecar's API root for `http`; `/scan` is appended. */
+  readonly baseUrl: string
+  /** The environment variable holding the sidecar's key, or "" for none. */
+  readonly apiKeyEnv: string
+  readonly apiKey: Redacted.Redacted<string>
+  /** The longest a write waits for the guard, for either provider. */
+  readonly timeoutSeconds: number
+  /** A failed guard accepts what the local scan passed (true) or refuses the write (false). */
+  readonly fallbackToLocal: boolean
+  /** Which writes the guard sees; `memory: false` turns it off for memory, never the local scan. */
+  readonly scan: { readonly memory: boolean }
 }
 
 /** Resolved settings: every key has its value, defaults applied as the spec says. */
@@ -120,6 +150,7 @@ export interface MemoryConfig {
   readonly recallBlockBytes: number
   readonly embedding: EmbeddingConfig
   readonly llm: LlmConfig
+  readonly guard: GuardConfig
 }
 
 export const DEFAULT_EMBEDDING: EmbeddingConfig = {
@@ -142,6 +173,16 @@ export const DEFAULT_LLM: LlmConfig = {
   maxResponseBytes: 1024 * 1024,
   jsonMode: false,
   temperature: 0
+}
+
+export const DEFAULT_GUARD: GuardConfig = {
+  provider: "none",
+  baseUrl: "",
+  apiKeyEnv: "",
+  apiKey: Redacted.make(""),
+  timeoutSeconds: 5,
+  fallbackToLocal: true,
+  scan: { memory: true }
 }
 
 export const DEFAULT_CONFIG: MemoryConfig = {
@@ -168,7 +209,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   recallFloor: 0.2,
   recallBlockBytes: 2048,
   embedding: DEFAULT_EMBEDDING,
-  llm: DEFAULT_LLM
+  llm: DEFAULT_LLM,
+  guard: DEFAULT_GUARD
 }
 
 /** A config file that cannot be used: `message` is one line naming the key. */
@@ -250,6 +292,68 @@ export const llmProblem = (llm: LlmConfig): string | undefined => {
   return undefined
 }
 
+/** The environment variable that overrides `guard.scan.memory` (odek's is ODEK_GUARD_SCAN_MEMORY). */
+export const GUARD_SCAN_MEMORY_ENV = "TMEM_GUARD_SCAN_MEMORY"
+
+/** `true`/`false`/`1`/`0` in any case; "" or unset means not set; anything else is named as the problem. */
+const envBoolean = (value: string | undefined): boolean | undefined | string => {
+  const v = (value ?? "").trim().toLowerCase()
+  if (v === "") return undefined
+  if (v === "true" || v === "1") return true
+  if (v === "false" || v === "0") return false
+  return `$${GUARD_SCAN_MEMORY_ENV} must be true or false (got ${JSON.stringify(value)}); fix the environment variable`
+}
+
+/** The guard: a `base_url` selects the sidecar unless `provider` says otherwise; the environment wins for the scope. */
+export const resolveGuard = (
+  section: typeof GuardSection.Type | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): GuardConfig => {
+  const d = DEFAULT_GUARD
+  const s = section ?? {}
+  const baseUrl = expandEnv(s.base_url ?? "", env).replace(/\/+$/, "")
+  const apiKeyEnv = (s.api_key_env ?? "").trim()
+  const fromEnv = envBoolean(env[GUARD_SCAN_MEMORY_ENV])
+  const provider = s.provider === "local" ? "none" : (s.provider ?? (baseUrl !== "" ? "http" : "none"))
+  return {
+    provider,
+    baseUrl,
+    apiKeyEnv,
+    apiKey: Redacted.make(apiKeyEnv === "" ? "" : (env[apiKeyEnv] ?? "").trim()),
+    timeoutSeconds: positive(s.timeout_seconds, d.timeoutSeconds),
+    fallbackToLocal: s.fallback_to_local ?? d.fallbackToLocal,
+    // an unusable value is reported by guardEnvProblem; here it counts as not set
+    scan: { memory: typeof fromEnv === "boolean" ? fromEnv : (s.scan?.memory ?? d.scan.memory) }
+  }
+}
+
+/** Why the environment's guard setting cannot be used, or undefined. */
+export const guardEnvProblem = (env: Readonly<Record<string, string | undefined>>): string | undefined => {
+  const v = envBoolean(env[GUARD_SCAN_MEMORY_ENV])
+  return typeof v === "string" ? v : undefined
+}
+
+/** Why a guard config cannot be used (one line naming the key and the fix), or undefined when it can. */
+export const guardProblem = (guard: GuardConfig, llm: LlmConfig): string | undefined => {
+  if (guard.provider === "llm") {
+    return llm.provider === "openai"
+      ? undefined
+      : 'guard.provider "llm" needs a model: set llm.base_url and llm.model (or use guard.provider "http" or "none")'
+  }
+  if (guard.provider !== "http") return undefined
+  const example = "(e.g. http://127.0.0.1:8765/v1)"
+  if (guard.baseUrl === "") return `guard.base_url is required for provider "http" ${example}`
+  let url: URL
+  try {
+    url = new URL(guard.baseUrl)
+  } catch {
+    return `guard.base_url ${JSON.stringify(guard.baseUrl)} is not a URL ${example}`
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `guard.base_url must start with http:// or https:// (got ${url.protocol})`
+  return undefined
+}
+
 /** Defaults overlaid with the set keys, with the spec's rules for non-positive numbers and thresholds. */
 export const resolveConfig = (
   file: typeof ConfigFile.Type,
@@ -292,15 +396,19 @@ export const resolveConfig = (
         : Math.max(512, m.recall_block_bytes),
     // memory.embedding, else the shared top-level block, else the local embedder.
     embedding: resolveEmbedding(m.embedding ?? file.embedding, env),
-    llm: resolveLlm(file.llm, env)
+    llm: resolveLlm(file.llm, env),
+    guard: resolveGuard(file.guard, env)
   }
 }
 
 const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
   const key = issue.path.map(String).join(".")
   // Secrets stay out of config files: the key is read from the variable the config names.
-  if (key === "llm.api_key")
-    return "config: llm.api_key is not supported: put the key in an environment variable and name it in llm.api_key_env"
+  if (key === "llm.api_key" || key === "guard.api_key")
+    return (
+      `config: ${key} is not supported: put the key in an environment variable and name it in ` +
+      `${key.replace(/api_key$/, "api_key_env")}`
+    )
   const what = issue._tag === "Unexpected" ? "is not a known key" : issue.message
   return `config: ${key === "" ? "(top level)" : key} ${what.replace(/\s+/g, " ")}`
 }
@@ -313,7 +421,9 @@ const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
     Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
   if (!isObject(json)) return invalid("the file")
   const out: Record<string, unknown> = { ...json }
-  for (const key of ["memory", "embedding", "llm"] as const) {
+  // the blocks nested one level down, which null-cleaning reaches too
+  const nested: Readonly<Record<string, string>> = { memory: "embedding", guard: "scan" }
+  for (const key of ["memory", "embedding", "llm", "guard"] as const) {
     const section = out[key]
     if (section === undefined || section === null) {
       delete out[key]
@@ -323,11 +433,11 @@ const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
     const cleaned: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(section)) {
       if (v === null) continue
-      if (k === "embedding" && !isObject(v)) return invalid(`${key}.embedding`)
-      cleaned[k] =
-        k === "embedding"
-          ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null))
-          : v
+      const inner = k === nested[key]
+      if (inner && !isObject(v)) return invalid(`${key}.${k}`)
+      cleaned[k] = inner
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null))
+        : v
     }
     out[key] = cleaned
   }
@@ -350,9 +460,13 @@ export const decodeConfig = (
         text: first === undefined ? "config: invalid" : `${describe(first)}; fix it in the config file`
       })
     }),
+    Either.flatMap((file) => {
+      const problem = guardEnvProblem(env)
+      return problem === undefined ? Either.right(file) : Either.left(new ConfigInvalid({ text: `config: ${problem}` }))
+    }),
     Either.map((file) => resolveConfig(file, env)),
     Either.flatMap((config) => {
-      const problem = llmProblem(config.llm)
+      const problem = llmProblem(config.llm) ?? guardProblem(config.guard, config.llm)
       return problem === undefined
         ? Either.right(config)
         : Either.left(new ConfigInvalid({ text: `config: ${problem}; fix it in the config file` }))
