@@ -19,6 +19,7 @@ import { utf8Bytes } from "../src/domain/text/utf8.js"
 import { Llm } from "../src/ports/Llm.js"
 import { fullEnvFile } from "./rp.js"
 import { fmt, median, nowMs, table } from "./stats.js"
+import * as NoGuard from "../src/adapters/guard/NoGuard.js"
 
 /**
  * One consolidation pass on a full env file (8,000-byte cap, ~60 entries) on disk, against the scripted model.
@@ -60,6 +61,7 @@ export const runConsolidationBench = async (): Promise<string> => {
   )
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(
+      NoGuard.layer,
       DiskEventStore.layer({ dir }).pipe(Layer.provide(NodeFiles)),
       RpEmbedder.layer(256),
       timedLlm,

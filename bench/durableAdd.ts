@@ -16,6 +16,7 @@ import { Settings } from "../src/app/Settings.js"
 import { odekProjections } from "../src/domain/odek/projections.js"
 import { DEFAULT_CONFIG } from "../src/domain/config/MemoryConfig.js"
 import { fmt, median, nowMs, percentile, table } from "./stats.js"
+import * as NoGuard from "../src/adapters/guard/NoGuard.js"
 
 /** The baseline: the same bytes written the plain durable way (temp file, write, fsync, rename), same fs API family. */
 const bareWrite = async (file: string, bytes: Buffer) => {
@@ -69,6 +70,7 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-add-"))
   const bare = path.join(dir, "bare.md")
   const layer = Layer.mergeAll(
+    NoGuard.layer,
     DiskEventStore.layer({
       dir,
       projections: odekProjections({ user: DEFAULT_CONFIG.factsLimitUser, env: 10_000_000 })

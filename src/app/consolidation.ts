@@ -3,13 +3,16 @@ import { during } from "../ports/Progress.js"
 import { usedBytes } from "../domain/facts/codec.js"
 import { consolidationPrompt, normaliseConsolidation, parseConsolidation } from "../domain/facts/consolidation.js"
 import { blockedEntries } from "../domain/facts/blocked.js"
-import { ConsolidationConflict, ConsolidationRejected, MemoryDisabled } from "../domain/facts/errors.js"
-import { type ConsolidationTrigger, TARGETS, type Target } from "../domain/facts/schema.js"
+import { ConsolidationConflict, ConsolidationRejected, type FactError, MemoryDisabled } from "../domain/facts/errors.js"
+import { type ConsolidationTrigger, type FactEvent, TARGETS, type Target } from "../domain/facts/schema.js"
 import { Llm } from "../ports/Llm.js"
 import { EventStore } from "../ports/EventStore.js"
 import { Embedder } from "../ports/Embedder.js"
 import { Notifier } from "../ports/Notifier.js"
 import { decided, execute, loadFacts } from "./facts.js"
+import { leastClean, opinionsOnce } from "./guard.js"
+import type { Guard } from "../ports/Guard.js"
+import type { GuardRecord } from "../domain/scan/guardVerdict.js"
 import { CapConsolidation } from "./CapConsolidation.js"
 import { Settings } from "./Settings.js"
 
@@ -43,6 +46,8 @@ export type ConsolidationOutcome =
       readonly entries: ReadonlyArray<string>
       readonly version: number
     }
+
+type Decision = Either.Either<ReadonlyArray<FactEvent>, FactError>
 
 // Output is never longer than the input; a token is about 3–4 bytes of English, more for other scripts.
 const answerBudget = (entries: ReadonlyArray<string>) => Math.min(8192, Math.ceil(usedBytes(entries) / 2) + 256)
@@ -89,8 +94,7 @@ export const consolidateFacts = Effect.fn("consolidateFacts")(function* (
   const entries = normaliseConsolidation(yield* parseConsolidation(answer), before.length)
   // `[]` or `[""]` is the model declining: a successful no-op, as in the spec.
   if (entries.length === 0) return { kind: "unchanged", target, count: before.length } satisfies ConsolidationOutcome
-  const result = yield* execute(
-    target,
+  const applying = (guard: GuardRecord | undefined) =>
     decided((at) => ({
       _tag: "ApplyConsolidation",
       target,
@@ -98,8 +102,38 @@ export const consolidateFacts = Effect.fn("consolidateFacts")(function* (
       entries,
       trigger,
       model: llm.info.model,
-      at
-    })),
+      at,
+      ...(guard === undefined ? {} : { guard })
+    }))
+  // The guard sees what the model wrote that was not in the file, once the local checks pass; any refusal keeps the
+  // whole file as it was, as the local re-scan does.
+  const opinion = opinionsOnce()
+  const result = yield* execute(
+    target,
+    (state, at, decide) => {
+      const plain = applying(undefined)(state, at, decide)
+      return Effect.flatMap(plain, (decision: Decision) => {
+        if (Either.isLeft(decision) || decision.right.length === 0) return Effect.succeed(decision)
+        const written = entries.filter((e) => !before.includes(e))
+        return Effect.flatMap(
+          Effect.forEach(written, (e) => opinion(e, "consolidation")),
+          (opinions): Effect.Effect<Decision, never, Embedder | Llm | Guard | Settings> => {
+            const refused = opinions.find((o) => o.refused !== undefined)?.refused
+            if (refused !== undefined)
+              return Effect.succeed(
+                Either.left(
+                  new ConsolidationRejected({
+                    reason: "unsafe",
+                    text: `${refused.text.replace(/^memory: /, "memory: consolidation output refused by the guard: ")}`
+                  })
+                )
+              )
+            const record = leastClean(opinions.map((o) => o.record))
+            return record === undefined ? Effect.succeed(decision) : applying(record)(state, at, decide)
+          }
+        )
+      })
+    },
     snapshot.version
   ).pipe(Effect.catchTag("VersionConflict", () => Effect.fail(new ConsolidationConflict({ target }))))
   if (result.events.length === 0)
@@ -168,7 +202,7 @@ export const makeCapConsolidationLayer = (
       const cooldownMs = Duration.toMillis(options.cooldown ?? CAP_COOLDOWN)
       // Workers live in a scope of their own, closed after the drain below (finalizers run in reverse order).
       const workers = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
-      const services = yield* Effect.context<Settings | Llm | EventStore | Embedder | Notifier>()
+      const services = yield* Effect.context<Settings | Llm | EventStore | Embedder | Notifier | Guard>()
       const state = yield* Ref.make<CapState>({ running: false, pending: [], cooldownUntil: {} })
       const current = yield* Ref.make<Fiber.RuntimeFiber<void> | undefined>(undefined)
       const config = yield* Settings

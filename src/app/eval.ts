@@ -13,13 +13,23 @@ import { during } from "../ports/Progress.js"
 import type { Background } from "./Background.js"
 import type { CapConsolidation } from "./CapConsolidation.js"
 import type { EpisodeIndex } from "./EpisodeIndex.js"
+import type { Guard } from "../ports/Guard.js"
 import { type Recalled, recallDetailed } from "./recall.js"
 import { endSession, recordMessages } from "./sessions.js"
 import type { Settings } from "./Settings.js"
 
 /** What the session and recall functions need of a memory. */
 export type MemoryServices =
-  Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | EpisodeIndex | EpisodeSearch | Background
+  | Settings
+  | Llm
+  | EventStore
+  | Embedder
+  | Notifier
+  | CapConsolidation
+  | EpisodeIndex
+  | EpisodeSearch
+  | Background
+  | Guard
 
 /** A scratch memory could not be set up (no temporary directory, a store that will not open). */
 export class ScratchUnavailable extends Schema.TaggedError<ScratchUnavailable>()("ScratchUnavailable", {

@@ -24,6 +24,9 @@ import { trimSpace } from "../domain/text/utf8.js"
 import { Embedder, similaritiesOf } from "../ports/Embedder.js"
 import { EventStore } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
+import type { GuardSource } from "../domain/scan/guardVerdict.js"
+import { opinionsOnce } from "./guard.js"
+import type { Guard } from "../ports/Guard.js"
 import { Settings } from "./Settings.js"
 import { handler } from "./handler.js"
 
@@ -103,7 +106,7 @@ export const execute = (
     state: FactFileState,
     at: string,
     decide: Decide
-  ) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder | Llm>,
+  ) => Effect.Effect<Either.Either<ReadonlyArray<FactEvent>, FactError>, never, Embedder | Llm | Guard | Settings>,
   expectedVersion?: number
 ) => {
   const stream = factStream(target)
@@ -125,10 +128,11 @@ export type AddOutcome =
   | { readonly kind: "duplicate"; readonly content: string }
 
 /** AddFact with merge-on-write. */
-export const addFact = handler(function* (target: Target, content: string) {
+export const addFact = handler(function* (target: Target, content: string, source: GuardSource = "fact") {
   const config = yield* Settings
   const policy = factPolicy(config)
   const trimmed = trimSpace(content)
+  const opinion = opinionsOnce()
   // A retry after a conflict may meet the same pair again; the model is asked once per pair.
   const judgements = new Map<string, "merge" | "add" | undefined>()
   const judge = (existing: string, incoming: string) =>
@@ -146,18 +150,25 @@ export const addFact = handler(function* (target: Target, content: string) {
     const worthProbing = Either.isRight(withoutProbe)
       ? withoutProbe.right.length > 0
       : withoutProbe.left._tag === "CapExceeded"
-    if (!config.mergeOnWrite || state.entries.length === 0 || !worthProbing) return Effect.succeed(withoutProbe)
-    return Effect.flatMap(probeMerge(state.entries, trimmed, policy), (probe) => {
-      // the decision ignores a probe in the add band, so the one already made stands
-      if (probe === undefined || classifySimilarity(probe.similarity, policy) === "add")
-        return Effect.succeed(withoutProbe)
-      const existing = state.entries[probe.index]!
-      // The model is not asked about a pair the gate keeps apart: its answer could not change the outcome.
-      const ask =
-        classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined
-      return Effect.map(ask ? judge(existing, trimmed) : Effect.succeed(undefined), (judgement) =>
-        decide({ ...plain, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
-      )
+    if (!worthProbing) return Effect.succeed(withoutProbe)
+    // The guard's second opinion only on what the local scan passed and would be stored (spec facts §7.1 step 5).
+    return Effect.flatMap(opinion(trimmed, source), ({ record, refused }) => {
+      if (refused !== undefined) return Effect.succeed(Either.left(refused))
+      const guarded = record === undefined ? plain : { ...plain, guard: record }
+      const unprobed = record === undefined ? withoutProbe : decide(guarded, state)
+      if (!config.mergeOnWrite || state.entries.length === 0) return Effect.succeed(unprobed)
+      return Effect.flatMap(probeMerge(state.entries, trimmed, policy), (probe) => {
+        // the decision ignores a probe in the add band, so the one already made stands
+        if (probe === undefined || classifySimilarity(probe.similarity, policy) === "add")
+          return Effect.succeed(unprobed)
+        const existing = state.entries[probe.index]!
+        // The model is not asked about a pair the gate keeps apart: its answer could not change the outcome.
+        const ask =
+          classifySimilarity(probe.similarity, policy) === "judge" && mergeBlocker(existing, trimmed) === undefined
+        return Effect.map(ask ? judge(existing, trimmed) : Effect.succeed(undefined), (judgement) =>
+          decide({ ...guarded, probe: judgement === undefined ? probe : { ...probe, judgement } }, state)
+        )
+      })
     })
   })
   const e = result.events[0]
@@ -180,10 +191,20 @@ export const replaceFact = handler(function* (
   content: string,
   expectedEntry?: string
 ) {
-  const result = yield* execute(
-    target,
-    decided((at) => ({ _tag: "ReplaceFact", target, oldText, content, at, expectedEntry }))
-  )
+  const opinion = opinionsOnce()
+  const result = yield* execute(target, (state, at, decide) => {
+    const command = { _tag: "ReplaceFact", target, oldText, content, at, expectedEntry } as const
+    const plain = decide(command, state)
+    // asked only about a replacement the local rules let through
+    if (Either.isLeft(plain)) return Effect.succeed(plain)
+    return Effect.map(opinion(trimSpace(content), "fact"), ({ record, refused }) =>
+      refused !== undefined
+        ? Either.left(refused)
+        : record === undefined
+          ? plain
+          : decide({ ...command, guard: record }, state)
+    )
+  })
   return { entries: result.entries, content: trimSpace(content) }
 })
 

@@ -46,6 +46,9 @@ import { Background } from "./Background.js"
 import { consolidateAtSessionEnd } from "./consolidation.js"
 import { markExtractionPending, pendingExtractions, settleExtraction, storeEpisode } from "./episodes.js"
 import { addFact } from "./facts.js"
+import { type Opinion, secondOpinion } from "./guard.js"
+import { blockedLine } from "../domain/facts/blocked.js"
+import type { Guard } from "../ports/Guard.js"
 import { Settings } from "./Settings.js"
 
 /** A session id that cannot name a stream (and so no journal file). */
@@ -96,8 +99,18 @@ export const recordMessage = Effect.fn("recordMessage")(function* (
   buffer?: BufferRole
 ) {
   const config = yield* Settings
-  return yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at))
+  const opinion = yield* bufferOpinion(config, message, buffer)
+  return yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at, opinion))
 })
+
+/**
+ * The guard's second opinion on a message that gets a Tier 2 line (the buffer is in the next prompt), asked before
+ * the write and only about text the local scan passed; none when there is no line or no guard.
+ */
+const bufferOpinion = (config: MemoryConfig, message: ChatMessage, buffer: BufferRole | undefined) =>
+  buffer === undefined || !config.bufferEnabled || scanForWrite(message.content) !== undefined
+    ? Effect.succeed<Opinion>({})
+    : secondOpinion(message.content, "buffer")
 
 /** The command recording one message: its taint judged now, against the zone, with its Tier 2 line if it gets one. */
 const recordCommand = (
@@ -105,9 +118,12 @@ const recordCommand = (
   zone: TrustZone,
   message: ChatMessage,
   buffer: BufferRole | undefined,
-  at: string
+  at: string,
+  opinion: Opinion = {}
 ): SessionCommand => {
   const time = DateTime.toParts(DateTime.unsafeMake(at))
+  // a line the guard refused is kept as its BLOCKED line: the message is recorded, its text never reaches a prompt
+  const shown = opinion.refused !== undefined ? blockedLine(opinion.refused.label) : message.content
   return {
     _tag: "RecordMessage",
     message,
@@ -115,9 +131,10 @@ const recordCommand = (
     effects: (message.toolCalls ?? []).map((c) => toolEffect(c, zone)),
     bufferLine:
       buffer !== undefined && config.bufferEnabled
-        ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, message.content)
+        ? bufferLine({ hours: time.hours, minutes: time.minutes }, buffer, shown)
         : undefined,
     bufferCapacity: config.bufferLines,
+    ...(opinion.record === undefined ? {} : { bufferGuard: opinion.record }),
     at
   }
 }
@@ -135,12 +152,14 @@ export const recordMessages = Effect.fn("recordMessages")(function* (
   const config = yield* Settings
   const stream = yield* streamOf(sessionId)
   if (items.length === 0) return (yield* loadSession(sessionId)).state
+  // asked once, before the write: a conflict re-decides without asking again
+  const opinions = yield* Effect.forEach(items, ({ message, buffer }) => bufferOpinion(config, message, buffer))
   const decideAll = (loaded: SessionState, at: string) =>
     Effect.gen(function* () {
       let state = loaded
       const events: Array<SessionEvent> = []
-      for (const { message, buffer } of items) {
-        const decided = yield* decideSession(recordCommand(config, zone, message, buffer, at), state)
+      for (const [i, { message, buffer }] of items.entries()) {
+        const decided = yield* decideSession(recordCommand(config, zone, message, buffer, at, opinions[i]), state)
         state = decided.reduce(sessionCodec.evolve, state)
         events.push(...decided)
       }
@@ -262,13 +281,16 @@ export const extractSession = Effect.fn("extractSession")(function* (
     known ?? deriveSessionProvenance({ messages: session.messages, episodeUntrusted: episodeUntrusted(session) }, zone)
   const wantFacts = config.extractFacts && provenance.untrusted !== true
   const { summary, source, facts } = yield* summarise(session.messages, config.extractOnEnd, wantFacts)
-  for (const f of factCandidates(facts)) yield* Effect.ignore(addFact(f.target, f.content))
+  for (const f of factCandidates(facts)) yield* Effect.ignore(addFact(f.target, f.content, "session_fact"))
   if (summary === undefined) return { kind: "skipped", reason: "extract_on_end is off" } satisfies ExtractionOutcome
   const text = trimSpace(summary)
   if (text === "" || isDecline(text) || !looksLikeEpisode(text))
     return { kind: "declined", reply: text } satisfies ExtractionOutcome
+  // the local scan, then the guard's second opinion on what it passed: a refused summary is still stored for audit,
+  // but untrusted and never auto-approved (spec episodes §3.5.4)
+  const opinion = scanForWrite(text) === undefined ? yield* secondOpinion(text, "episode_summary") : undefined
   const guarded: EpisodeProvenance =
-    scanForWrite(text) === undefined
+    opinion !== undefined && opinion.refused === undefined
       ? provenance
       : { ...provenance, untrusted: true, sources: [...(provenance.sources ?? []), GUARD_SOURCE] }
   const r = yield* storeEpisode({ sessionId, summary: text, turns, provenance: guarded, source })
@@ -367,10 +389,12 @@ export const resumePendingSessions = Effect.fn("resumePendingSessions")(function
 /** Runs session-end work on the Background service; a failure is a warning (the work stays owed), never a crash. */
 const inBackground = <A, E extends { readonly message: string }>(
   what: string,
-  work: Effect.Effect<A, E, Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation>
+  work: Effect.Effect<A, E, Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | Guard>
 ) =>
   Effect.gen(function* () {
-    const context = yield* Effect.context<Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation>()
+    const context = yield* Effect.context<
+      Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | Guard
+    >()
     yield* (yield* Background).run(
       work.pipe(
         Effect.asVoid,

@@ -11,9 +11,11 @@ import { DEFAULT_CONFIG } from "../../src/domain/config/MemoryConfig.js"
 import { formatLifecycle, type LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import { Notifier } from "../../src/ports/Notifier.js"
 import { diskLayer, tempDir } from "../support/stores.js"
+import * as NoGuard from "../../src/adapters/guard/NoGuard.js"
 
 const base = (store: Layer.Layer<import("../../src/ports/EventStore.js").EventStore>) =>
   Layer.mergeAll(
+    NoGuard.layer,
     store,
     RpEmbedder.layer(256),
     NoneLlm.layer,

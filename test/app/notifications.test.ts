@@ -13,8 +13,10 @@ import type { LifecycleEvent } from "../../src/domain/events/lifecycle.js"
 import type { EventStore } from "../../src/ports/EventStore.js"
 import { Notifier } from "../../src/ports/Notifier.js"
 import { diskLayer, tempDir } from "../support/stores.js"
+import * as NoGuard from "../../src/adapters/guard/NoGuard.js"
 
 const services = Layer.mergeAll(
+  NoGuard.layer,
   WeightedEmbedder.layer(256),
   NoneLlm.layer,
   CapConsolidation.disabled,

@@ -50,7 +50,7 @@ const tempDir = () => {
 }
 
 describe("scan on load: fact files", () => {
-  it("an entry the scanner refuses stays on disk, is shown to the model only as a BLOCKED line, and is recorded once", async () => {
+  it("a refused entry stays on disk, reaches the model only as a BLOCKED line, and is recorded once", async () => {
     const events: Array<LifecycleEvent> = []
     const result = await Effect.runPromise(
       Effect.gen(function* () {
@@ -125,7 +125,7 @@ describe("scan on load: fact files", () => {
     expect(reports).toHaveLength(1)
   })
 
-  it("an odek file with one unsafe entry is imported whole, that entry blocked (not the whole file refused)", async () => {
+  it("an odek file with one unsafe entry is imported whole, that entry blocked (not the file refused)", async () => {
     const dir = tempDir()
     fs.writeFileSync(path.join(dir, "env.md"), `The API runs on port 8080\n§\n${ATTACK}\n§\nUses pnpm`)
     const out = await Effect.runPromise(

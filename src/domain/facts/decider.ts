@@ -12,6 +12,7 @@ import {
   SEPARATOR_BYTES,
   usedBytes
 } from "./codec.js"
+import type { GuardRecord } from "../scan/guardVerdict.js"
 import { blockedEntries } from "./blocked.js"
 import { coverageProblem } from "./coverage.js"
 import {
@@ -248,8 +249,11 @@ export const mergeCandidate = (
 
 type MergeDecision = Either.Either<ReadonlyArray<FactEvent>, FactError> | { readonly keptApart: KeptApart } | undefined
 
+const guardOf = (cmd: { readonly guard?: GuardRecord | undefined }) =>
+  cmd.guard === undefined ? {} : { guard: cmd.guard }
+
 const decideMerge = (
-  cmd: { readonly target: Target; readonly at: string },
+  cmd: { readonly target: Target; readonly at: string; readonly guard?: GuardRecord | undefined },
   state: FactFileState,
   policy: FactPolicy,
   incoming: string,
@@ -279,7 +283,8 @@ const decideMerge = (
       incoming,
       content,
       similarity: probe.similarity,
-      at: cmd.at
+      at: cmd.at,
+      ...guardOf(cmd)
     })
   ])
 }
@@ -359,7 +364,8 @@ const decideConsolidation = (
       previous: state.entries,
       trigger: command.trigger,
       model: command.model,
-      at: command.at
+      at: command.at,
+      ...guardOf(command)
     })
   ])
 }
@@ -429,7 +435,13 @@ export const decideFact =
         const keptApart = merged?.keptApart
         return Either.right([
           FactAdded.make(
-            { target: command.target, content, at: command.at, ...(keptApart === undefined ? {} : { keptApart }) },
+            {
+              target: command.target,
+              content,
+              at: command.at,
+              ...(keptApart === undefined ? {} : { keptApart }),
+              ...guardOf(command)
+            },
             CHECKED
           )
         ])
@@ -448,7 +460,15 @@ export const decideFact =
         if (total > cap) return Either.left(replaceCapError(command.target, cap, state.entries, total))
         return Either.right([
           FactReplaced.make(
-            { target: command.target, index, previous, content, selector: oldText, at: command.at },
+            {
+              target: command.target,
+              index,
+              previous,
+              content,
+              selector: oldText,
+              at: command.at,
+              ...guardOf(command)
+            },
             CHECKED
           )
         ])

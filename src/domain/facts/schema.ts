@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Instant } from "../kernel/Instant.js"
+import { GuardRecord } from "../scan/guardVerdict.js"
 
 /** Which fact file: `user` (who the user is, preferences) or `env` (the machine, projects, tools). */
 export const Target = Schema.Literal("user", "env")
@@ -18,7 +19,9 @@ export const FactAdded = Schema.TaggedStruct("FactAdded", {
   target: Target,
   content: Schema.String,
   at: Instant,
-  keptApart: Schema.optionalWith(KeptApart, { exact: true })
+  keptApart: Schema.optionalWith(KeptApart, { exact: true }),
+  /** What the configured guard said about the new text (absent: no guard was asked). */
+  guard: Schema.optionalWith(GuardRecord, { exact: true })
 })
 /** Merge-on-write replaced the entry at `index` (0-based) with `content`, which now covers `incoming` too. */
 export const FactMerged = Schema.TaggedStruct("FactMerged", {
@@ -28,7 +31,9 @@ export const FactMerged = Schema.TaggedStruct("FactMerged", {
   incoming: Schema.String,
   content: Schema.String,
   similarity: Schema.Number,
-  at: Instant
+  at: Instant,
+  /** What the configured guard said about the new text (absent: no guard was asked). */
+  guard: Schema.optionalWith(GuardRecord, { exact: true })
 })
 export const FactReplaced = Schema.TaggedStruct("FactReplaced", {
   target: Target,
@@ -36,7 +41,9 @@ export const FactReplaced = Schema.TaggedStruct("FactReplaced", {
   previous: Schema.String,
   content: Schema.String,
   selector: Schema.String,
-  at: Instant
+  at: Instant,
+  /** What the configured guard said about the new text (absent: no guard was asked). */
+  guard: Schema.optionalWith(GuardRecord, { exact: true })
 })
 export const FactRemoved = Schema.TaggedStruct("FactRemoved", {
   target: Target,
@@ -104,7 +111,9 @@ export const FactsConsolidated = Schema.TaggedStruct("FactsConsolidated", {
   trigger: ConsolidationTrigger,
   /** The model that answered, for the audit trail. */
   model: Schema.String,
-  at: Instant
+  at: Instant,
+  /** What the configured guard said about the entries the model wrote (the least clean answer). */
+  guard: Schema.optionalWith(GuardRecord, { exact: true })
 })
 /** A whole-file change (consolidation, rewrite, hand edit) undone; later changes are kept (docs/CONSOLIDATION.md). */
 export const FactsReverted = Schema.TaggedStruct("FactsReverted", {
@@ -190,12 +199,17 @@ export const ReportBlocked = Schema.TaggedStruct("ReportBlocked", {
 })
 
 /** Commands carry plain data; the merge probe and approval expectation ride alongside since they come from ports. */
+/** The guard's answer on a command's new text, asked before deciding; the decider only records it. */
+interface Guarded {
+  readonly guard?: GuardRecord | undefined
+}
+
 export type FactCommand =
-  | (typeof AddFact.Type & { readonly probe?: MergeProbe | undefined })
-  | (typeof ReplaceFact.Type & { readonly expectedEntry?: string | undefined })
+  | (typeof AddFact.Type & { readonly probe?: MergeProbe | undefined } & Guarded)
+  | (typeof ReplaceFact.Type & { readonly expectedEntry?: string | undefined } & Guarded)
   | (typeof RemoveFact.Type & { readonly expectedEntry?: string | undefined })
   | typeof RewriteFacts.Type
-  | typeof ApplyConsolidation.Type
+  | (typeof ApplyConsolidation.Type & Guarded)
   | typeof RevertFacts.Type
   | typeof ReportBlocked.Type
 

@@ -1,5 +1,6 @@
 import { Instant } from "../kernel/Instant.js"
 import { Either, Match, Schema } from "effect"
+import { GuardRecord } from "../scan/guardVerdict.js"
 import { ChatMessage } from "./message.js"
 
 /**
@@ -20,7 +21,9 @@ export const TaintObserved = Schema.TaggedStruct("TaintObserved", { sources: Sch
 export const BufferLineAppended = Schema.TaggedStruct("BufferLineAppended", {
   line: Schema.String,
   capacity: Schema.Number,
-  at: Instant
+  at: Instant,
+  /** What the configured guard said about the line's text (absent: no guard was asked). */
+  guard: Schema.optionalWith(GuardRecord, { exact: true })
 })
 /** The oldest `dropped` messages left the history (context or size budget). Taint stays. */
 export const HistoryTrimmed = Schema.TaggedStruct("HistoryTrimmed", { dropped: Schema.Number, at: Instant })
@@ -44,6 +47,8 @@ export const RecordMessage = Schema.TaggedStruct("RecordMessage", {
   /** The Tier 2 line for this message, when it gets one (the user's input, the agent's final reply). */
   bufferLine: Schema.optional(Schema.String),
   bufferCapacity: Schema.Number,
+  /** The guard's answer on the buffer line's text, asked by the app before the command. */
+  bufferGuard: Schema.optional(GuardRecord),
   at: Instant
 })
 export const TrimHistory = Schema.TaggedStruct("TrimHistory", { dropOldest: Schema.Number, at: Instant })
@@ -90,7 +95,12 @@ export const decideSession = (
       if (fresh.length > 0) events.push(TaintObserved.make({ sources: fresh, at: command.at }))
       if (command.bufferLine !== undefined && command.bufferCapacity > 0)
         events.push(
-          BufferLineAppended.make({ line: command.bufferLine, capacity: command.bufferCapacity, at: command.at })
+          BufferLineAppended.make({
+            line: command.bufferLine,
+            capacity: command.bufferCapacity,
+            at: command.at,
+            ...(command.bufferGuard === undefined ? {} : { guard: command.bufferGuard })
+          })
         )
       return Either.right(events)
     }
