@@ -226,7 +226,7 @@ for (const variant of variants) {
       await expect(client.readResource({ uri: "memory://facts/episodes" })).rejects.toThrow(/not found/i)
     })
 
-    it("shows an entry today's scanner refuses as its BLOCKED line (another writer put it in the journal)", async () => {
+    it("shows an entry today's scanner refuses as its BLOCKED line (another writer journalled it)", async () => {
       const store = Effect.runSync(DiskEventStore.make({ dir }))
       const loaded = await Effect.runPromise(store.load(factStream("env"), factCodec("env")))
       const at = new Date().toISOString()
