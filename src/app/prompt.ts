@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { screenedBufferLine } from "../domain/facts/blocked.js"
 import { renderMemoryBlock, renderReadout } from "../domain/facts/promptBlock.js"
 import { wrapUntrusted } from "../domain/sessions/wrap.js"
 import { promptFacts } from "./facts.js"
@@ -16,7 +17,13 @@ export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
   const { user, env } = yield* promptFacts()
   const caps = { user: config.factsLimitUser, env: config.factsLimitEnv }
   return (buffer: ReadonlyArray<string> = []): string =>
-    renderMemoryBlock({ enabled: config.enabled, user, env, caps, buffer: config.bufferEnabled ? buffer : [] })
+    renderMemoryBlock({
+      enabled: config.enabled,
+      user,
+      env,
+      caps,
+      buffer: config.bufferEnabled ? buffer.map(screenedBufferLine) : []
+    })
 })
 
 /** The memory block rendered from the files as they are now. */

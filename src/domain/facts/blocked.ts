@@ -33,3 +33,18 @@ export const screenedEntries = (entries: ReadonlyArray<string>): ReadonlyArray<s
     const label = blockedLabel(entry)
     return label === undefined ? entry : blockedLine(label)
   })
+
+// `HH:MM  role  text`, as sessions/buffer.ts writes a Tier 2 line
+const BUFFER_LINE = /^(\d{2}:\d{2} {2}\S+ {2})([\s\S]*)$/u
+
+/**
+ * A Tier 2 line as the prompt shows it: its text replaced by the BLOCKED line when the scanner refuses it. The
+ * buffer sits in the system prompt, where an agent reply that echoed an injection would speak with its authority;
+ * the conversation itself still holds the message.
+ */
+export const screenedBufferLine = (line: string): string => {
+  const m = BUFFER_LINE.exec(line)
+  const head = m?.[1] ?? ""
+  const label = blockedLabel(m?.[2] ?? line)
+  return label === undefined ? line : `${head}${blockedLine(label)}`
+}
