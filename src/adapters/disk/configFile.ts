@@ -1,7 +1,7 @@
 import { FileSystem } from "@effect/platform"
 import { Effect, Either } from "effect"
 import { lstatSync } from "node:fs"
-import { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import { ConfigInvalid, decodeConfig, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
 import { oneLine } from "./errors.js"
 
 const isSymbolicLink = (path: string): boolean => {
@@ -22,7 +22,9 @@ export const loadConfigFile = (
   env: Readonly<Record<string, string | undefined>>
 ) =>
   Effect.gen(function* () {
-    if (path === undefined) return DEFAULT_CONFIG
+    // without a file the defaults apply, still under the environment's switches (TMEM_GUARD_SCAN_MEMORY, …)
+    const defaults = Either.mapLeft(decodeConfig({}, env), (e) => new ConfigInvalid({ text: e.message }))
+    if (path === undefined) return yield* defaults
     const fs = yield* FileSystem.FileSystem
     // a link could point the settings (the model URL, its key) at any file: only the file itself is read
     if (isSymbolicLink(path))
@@ -32,7 +34,7 @@ export const loadConfigFile = (
         })
       )
     // The default location is optional: absent (or unreachable, e.g. under a regular file) means defaults.
-    if (!required && !(yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false)))) return DEFAULT_CONFIG
+    if (!required && !(yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false)))) return yield* defaults
     const text = yield* fs.readFileString(path).pipe(
       Effect.map((t): string | undefined => t),
       Effect.catchIf(
@@ -49,7 +51,7 @@ export const loadConfigFile = (
         return new ConfigInvalid({ text: `config: cannot read ${path}: ${why}` })
       })
     )
-    if (text === undefined) return DEFAULT_CONFIG
+    if (text === undefined) return yield* defaults
     let json: unknown
     try {
       json = JSON.parse(text)

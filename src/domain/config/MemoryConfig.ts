@@ -39,6 +39,44 @@ export const GuardSection = Schema.Struct({
   scan: opt(Schema.Struct({ memory: opt(Schema.Boolean) }))
 })
 
+/** `memory.extended` (spec extended §19): Extended Memory's atoms. Every key optional, unknown keys refused. */
+export const ExtendedSection = Schema.Struct({
+  enabled: opt(Schema.Boolean),
+  max_size_mb: opt(Whole),
+  semantic_search_top_k: opt(Whole),
+  semantic_search_overfetch: opt(Whole),
+  semantic_search_min_score: opt(Finite),
+  semantic_search_rerank: opt(Schema.Boolean),
+  atom_max_chars: opt(Whole),
+  memory_budget_chars: opt(Whole),
+  decay_half_life_days: opt(Whole),
+  quarantine_ttl_days: opt(Whole),
+  eviction_policy: opt(Schema.String),
+  predictive_intents: opt(Whole),
+  auto_extract_per_turn: opt(Schema.Boolean),
+  infer_user_state: opt(Schema.Boolean),
+  user_state_turn_interval: opt(Whole),
+  user_state_max_pending: opt(Whole),
+  user_state_pending_max_age_days: opt(Whole),
+  associations_enabled: opt(Schema.Boolean),
+  association_semantic_top_k: opt(Whole),
+  semantic_dedup_threshold: opt(Finite),
+  consolidate_similarity_threshold: opt(Finite),
+  proactive_return_after_break: opt(Schema.Boolean),
+  style_mirroring_enabled: opt(Schema.Boolean),
+  anaphora_resolution_enabled: opt(Schema.Boolean),
+  follow_up_anticipation_enabled: opt(Schema.Boolean),
+  follow_up_suggestions_enabled: opt(Schema.Boolean),
+  follow_up_suggestion_min_confidence: opt(Finite),
+  proactive_nudges_enabled: opt(Schema.Boolean),
+  nudge_max_per_day: opt(Whole),
+  nudge_cooldown_hours: opt(Whole),
+  nudge_stale_goal_days: opt(Whole),
+  nudge_open_question_min_age_hours: opt(Whole),
+  llm: opt(LlmSection),
+  embedding: opt(EmbeddingSection)
+})
+
 /** The `memory` section as written in a config file: every key optional, unknown keys refused. */
 export const MemorySection = Schema.Struct({
   enabled: opt(Schema.Boolean),
@@ -64,7 +102,7 @@ export const MemorySection = Schema.Struct({
   recall_floor: opt(Finite),
   recall_block_bytes: opt(Whole),
   embedding: opt(EmbeddingSection),
-  extended: opt(Schema.Unknown)
+  extended: opt(ExtendedSection)
 })
 
 /**
@@ -120,6 +158,56 @@ export interface GuardConfig {
   readonly scan: { readonly memory: boolean }
 }
 
+/** Resolved `memory.extended` (spec extended §19); sizes named "chars" there are UTF-8 bytes. */
+export interface ExtendedConfig {
+  /** Off by default: every atom surface is inert (§1.1). */
+  readonly enabled: boolean
+  /** The store's cap in MiB (§7.1); it cannot be switched off. */
+  readonly maxSizeMb: number
+  readonly semanticSearchTopK: number
+  /** Candidates fetched per recall: `semanticSearchTopK × semanticSearchOverfetch`. */
+  readonly semanticSearchOverfetch: number
+  /** The least cosine a candidate needs (recall, anaphora, semantic associations). */
+  readonly semanticSearchMinScore: number
+  readonly semanticSearchRerank: boolean
+  /** The most bytes of an atom's text the live store keeps. */
+  readonly atomMaxChars: number
+  /** The recall block's budget in bytes, header included. */
+  readonly memoryBudgetChars: number
+  readonly decayHalfLifeDays: number
+  readonly quarantineTtlDays: number
+  /** The only policy there is; any other name in a config file means this one. */
+  readonly evictionPolicy: "retention_decay"
+  readonly predictiveIntents: number
+  readonly autoExtractPerTurn: boolean
+  readonly inferUserState: boolean
+  readonly userStateTurnInterval: number
+  readonly userStateMaxPending: number
+  /** 0 = pending user-model reviews never expire. */
+  readonly userStatePendingMaxAgeDays: number
+  readonly associationsEnabled: boolean
+  readonly associationSemanticTopK: number
+  /** 0 = no semantic dedup tier (the exact tier always runs). */
+  readonly semanticDedupThreshold: number
+  readonly consolidateSimilarityThreshold: number
+  readonly proactiveReturnAfterBreak: boolean
+  readonly styleMirroringEnabled: boolean
+  readonly anaphoraResolutionEnabled: boolean
+  readonly followUpAnticipationEnabled: boolean
+  readonly followUpSuggestionsEnabled: boolean
+  /** In (0, 1]. */
+  readonly followUpSuggestionMinConfidence: number
+  readonly proactiveNudgesEnabled: boolean
+  readonly nudgeMaxPerDay: number
+  readonly nudgeCooldownHours: number
+  readonly nudgeStaleGoalDays: number
+  readonly nudgeOpenQuestionMinAgeHours: number
+  /** A model of its own for atom work; undefined = the main `llm` (§20.1). */
+  readonly llm: LlmConfig | undefined
+  /** An embedder of its own for atoms; undefined = the one `memory.embedding` resolves to (§8.1). */
+  readonly embedding: EmbeddingConfig | undefined
+}
+
 /** Resolved settings: every key has its value, defaults applied as the spec says. */
 export interface MemoryConfig {
   readonly enabled: boolean
@@ -151,6 +239,7 @@ export interface MemoryConfig {
   readonly embedding: EmbeddingConfig
   readonly llm: LlmConfig
   readonly guard: GuardConfig
+  readonly extended: ExtendedConfig
 }
 
 export const DEFAULT_EMBEDDING: EmbeddingConfig = {
@@ -185,6 +274,43 @@ export const DEFAULT_GUARD: GuardConfig = {
   scan: { memory: true }
 }
 
+export const DEFAULT_EXTENDED: ExtendedConfig = {
+  enabled: false,
+  maxSizeMb: 100,
+  semanticSearchTopK: 10,
+  semanticSearchOverfetch: 4,
+  semanticSearchMinScore: 0.55,
+  semanticSearchRerank: true,
+  atomMaxChars: 300,
+  memoryBudgetChars: 2000,
+  decayHalfLifeDays: 30,
+  quarantineTtlDays: 7,
+  evictionPolicy: "retention_decay",
+  predictiveIntents: 3,
+  autoExtractPerTurn: true,
+  inferUserState: true,
+  userStateTurnInterval: 5,
+  userStateMaxPending: 20,
+  userStatePendingMaxAgeDays: 14,
+  associationsEnabled: true,
+  associationSemanticTopK: 3,
+  semanticDedupThreshold: 0.92,
+  consolidateSimilarityThreshold: 0.9,
+  proactiveReturnAfterBreak: true,
+  styleMirroringEnabled: true,
+  anaphoraResolutionEnabled: true,
+  followUpAnticipationEnabled: true,
+  followUpSuggestionsEnabled: true,
+  followUpSuggestionMinConfidence: 0.6,
+  proactiveNudgesEnabled: false,
+  nudgeMaxPerDay: 1,
+  nudgeCooldownHours: 24,
+  nudgeStaleGoalDays: 7,
+  nudgeOpenQuestionMinAgeHours: 24,
+  llm: undefined,
+  embedding: undefined
+}
+
 export const DEFAULT_CONFIG: MemoryConfig = {
   enabled: true,
   factsLimitUser: 4000,
@@ -210,7 +336,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   recallBlockBytes: 2048,
   embedding: DEFAULT_EMBEDDING,
   llm: DEFAULT_LLM,
-  guard: DEFAULT_GUARD
+  guard: DEFAULT_GUARD,
+  extended: DEFAULT_EXTENDED
 }
 
 /** A config file that cannot be used: `message` is one line naming the key. */
@@ -276,19 +403,19 @@ export const resolveLlm = (
   }
 }
 
-/** Why an LLM config cannot be used (one line naming the key), or undefined when it can. */
-export const llmProblem = (llm: LlmConfig): string | undefined => {
+/** Why an LLM config cannot be used (one line naming the key, `llm` or where the block sits), or undefined. */
+export const llmProblem = (llm: LlmConfig, key = "llm"): string | undefined => {
   if (llm.provider === "none") return undefined
-  if (llm.baseUrl === "") return 'llm.base_url is required for provider "openai" (e.g. http://localhost:11434/v1)'
+  if (llm.baseUrl === "") return `${key}.base_url is required for provider "openai" (e.g. http://localhost:11434/v1)`
   let url: URL
   try {
     url = new URL(llm.baseUrl)
   } catch {
-    return `llm.base_url ${JSON.stringify(llm.baseUrl)} is not a URL (e.g. http://localhost:11434/v1)`
+    return `${key}.base_url ${JSON.stringify(llm.baseUrl)} is not a URL (e.g. http://localhost:11434/v1)`
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    return `llm.base_url must start with http:// or https:// (got ${url.protocol})`
-  if (llm.model === "") return 'llm.model is required when llm.base_url is set (e.g. "llama3.1" for Ollama)'
+    return `${key}.base_url must start with http:// or https:// (got ${url.protocol})`
+  if (llm.model === "") return `${key}.model is required when ${key}.base_url is set (e.g. "llama3.1" for Ollama)`
   return undefined
 }
 
@@ -296,12 +423,13 @@ export const llmProblem = (llm: LlmConfig): string | undefined => {
 export const GUARD_SCAN_MEMORY_ENV = "TMEM_GUARD_SCAN_MEMORY"
 
 /** `true`/`false`/`1`/`0` in any case; "" or unset means not set; anything else is named as the problem. */
-const envBoolean = (value: string | undefined): boolean | undefined | string => {
+const envBoolean = (env: Readonly<Record<string, string | undefined>>, name: string): boolean | undefined | string => {
+  const value = env[name]
   const v = (value ?? "").trim().toLowerCase()
   if (v === "") return undefined
   if (v === "true" || v === "1") return true
   if (v === "false" || v === "0") return false
-  return `$${GUARD_SCAN_MEMORY_ENV} must be true or false (got ${JSON.stringify(value)}); fix the environment variable`
+  return `$${name} must be true or false (got ${JSON.stringify(value)}); fix the environment variable`
 }
 
 /** The guard: a `base_url` selects the sidecar unless `provider` says otherwise; the environment wins for the scope. */
@@ -313,7 +441,7 @@ export const resolveGuard = (
   const s = section ?? {}
   const baseUrl = expandEnv(s.base_url ?? "", env).replace(/\/+$/, "")
   const apiKeyEnv = (s.api_key_env ?? "").trim()
-  const fromEnv = envBoolean(env[GUARD_SCAN_MEMORY_ENV])
+  const fromEnv = envBoolean(env, GUARD_SCAN_MEMORY_ENV)
   const provider = s.provider === "local" ? "none" : (s.provider ?? (baseUrl !== "" ? "http" : "none"))
   return {
     provider,
@@ -329,8 +457,76 @@ export const resolveGuard = (
 
 /** Why the environment's guard setting cannot be used, or undefined. */
 export const guardEnvProblem = (env: Readonly<Record<string, string | undefined>>): string | undefined => {
-  const v = envBoolean(env[GUARD_SCAN_MEMORY_ENV])
+  const v = envBoolean(env, GUARD_SCAN_MEMORY_ENV)
   return typeof v === "string" ? v : undefined
+}
+
+/** The environment variable that overrides `memory.extended.enabled` (odek's is ODEK_MEMORY_EXTENDED_ENABLED). */
+export const EXTENDED_ENABLED_ENV = "TMEM_MEMORY_EXTENDED_ENABLED"
+
+/** Why the environment's Extended Memory switch cannot be used, or undefined. */
+export const extendedEnvProblem = (env: Readonly<Record<string, string | undefined>>): string | undefined => {
+  const v = envBoolean(env, EXTENDED_ENABLED_ENV)
+  return typeof v === "string" ? v : undefined
+}
+
+// A threshold whose explicit 0 switches its feature off, so only an absent key takes the default (a negative one
+// switches it off too, as it does in v1.15).
+const zeroDisables = (v: number | undefined, d: number) => (v === undefined ? d : Math.max(0, v))
+
+/** `memory.extended` with the spec's defaults (§19); the environment wins for the master switch. */
+export const resolveExtended = (
+  section: typeof ExtendedSection.Type | undefined,
+  env: Readonly<Record<string, string | undefined>>
+): ExtendedConfig => {
+  const x = section ?? {}
+  const d = DEFAULT_EXTENDED
+  const fromEnv = envBoolean(env, EXTENDED_ENABLED_ENV)
+  const minConfidence = x.follow_up_suggestion_min_confidence
+  const llm = x.llm === undefined ? undefined : resolveLlm(x.llm, env)
+  return {
+    // an unusable value is reported by extendedEnvProblem; here it counts as not set
+    enabled: typeof fromEnv === "boolean" ? fromEnv : (x.enabled ?? d.enabled),
+    maxSizeMb: positive(x.max_size_mb, d.maxSizeMb),
+    semanticSearchTopK: positive(x.semantic_search_top_k, d.semanticSearchTopK),
+    semanticSearchOverfetch: positive(x.semantic_search_overfetch, d.semanticSearchOverfetch),
+    semanticSearchMinScore: positive(x.semantic_search_min_score, d.semanticSearchMinScore),
+    semanticSearchRerank: x.semantic_search_rerank ?? d.semanticSearchRerank,
+    atomMaxChars: positive(x.atom_max_chars, d.atomMaxChars),
+    memoryBudgetChars: positive(x.memory_budget_chars, d.memoryBudgetChars),
+    decayHalfLifeDays: positive(x.decay_half_life_days, d.decayHalfLifeDays),
+    quarantineTtlDays: positive(x.quarantine_ttl_days, d.quarantineTtlDays),
+    // retention_decay is the only policy; odek falls back to it for any other name
+    evictionPolicy: d.evictionPolicy,
+    predictiveIntents: positive(x.predictive_intents, d.predictiveIntents),
+    autoExtractPerTurn: x.auto_extract_per_turn ?? d.autoExtractPerTurn,
+    inferUserState: x.infer_user_state ?? d.inferUserState,
+    userStateTurnInterval: positive(x.user_state_turn_interval, d.userStateTurnInterval),
+    userStateMaxPending: positive(x.user_state_max_pending, d.userStateMaxPending),
+    userStatePendingMaxAgeDays: zeroDisables(x.user_state_pending_max_age_days, d.userStatePendingMaxAgeDays),
+    associationsEnabled: x.associations_enabled ?? d.associationsEnabled,
+    associationSemanticTopK: positive(x.association_semantic_top_k, d.associationSemanticTopK),
+    semanticDedupThreshold: zeroDisables(x.semantic_dedup_threshold, d.semanticDedupThreshold),
+    consolidateSimilarityThreshold: positive(x.consolidate_similarity_threshold, d.consolidateSimilarityThreshold),
+    proactiveReturnAfterBreak: x.proactive_return_after_break ?? d.proactiveReturnAfterBreak,
+    styleMirroringEnabled: x.style_mirroring_enabled ?? d.styleMirroringEnabled,
+    anaphoraResolutionEnabled: x.anaphora_resolution_enabled ?? d.anaphoraResolutionEnabled,
+    followUpAnticipationEnabled: x.follow_up_anticipation_enabled ?? d.followUpAnticipationEnabled,
+    followUpSuggestionsEnabled: x.follow_up_suggestions_enabled ?? d.followUpSuggestionsEnabled,
+    followUpSuggestionMinConfidence:
+      minConfidence !== undefined && minConfidence > 0 && minConfidence <= 1
+        ? minConfidence
+        : d.followUpSuggestionMinConfidence,
+    proactiveNudgesEnabled: x.proactive_nudges_enabled ?? d.proactiveNudgesEnabled,
+    nudgeMaxPerDay: positive(x.nudge_max_per_day, d.nudgeMaxPerDay),
+    nudgeCooldownHours: positive(x.nudge_cooldown_hours, d.nudgeCooldownHours),
+    nudgeStaleGoalDays: positive(x.nudge_stale_goal_days, d.nudgeStaleGoalDays),
+    nudgeOpenQuestionMinAgeHours: positive(x.nudge_open_question_min_age_hours, d.nudgeOpenQuestionMinAgeHours),
+    // a block naming no endpoint (none set, or its $VAR unset) means the main model, as odek falls back to it;
+    // `provider: "none"` gives atoms no model even when the agent has one
+    llm: llm === undefined || (x.llm?.provider === undefined && llm.baseUrl === "") ? undefined : llm,
+    embedding: x.embedding === undefined ? undefined : resolveEmbedding(x.embedding, env)
+  }
 }
 
 /** Why a guard config cannot be used (one line naming the key and the fix), or undefined when it can. */
@@ -397,14 +593,15 @@ export const resolveConfig = (
     // memory.embedding, else the shared top-level block, else the local embedder.
     embedding: resolveEmbedding(m.embedding ?? file.embedding, env),
     llm: resolveLlm(file.llm, env),
-    guard: resolveGuard(file.guard, env)
+    guard: resolveGuard(file.guard, env),
+    extended: resolveExtended(m.extended, env)
   }
 }
 
 const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
   const key = issue.path.map(String).join(".")
   // Secrets stay out of config files: the key is read from the variable the config names.
-  if (key === "llm.api_key" || key === "guard.api_key")
+  if (key === "llm.api_key" || key === "guard.api_key" || key === "memory.extended.llm.api_key")
     return (
       `config: ${key} is not supported: put the key in an environment variable and name it in ` +
       `${key.replace(/api_key$/, "api_key_env")}`
@@ -415,31 +612,50 @@ const describe = (issue: ParseResult.ArrayFormatterIssue): string => {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
+/** The sections read, and the blocks nested in them, which null-cleaning and the object check reach too. */
+interface Blocks {
+  readonly [key: string]: Blocks
+}
+const SECTIONS: Blocks = {
+  memory: { embedding: {}, extended: { llm: {}, embedding: {} } },
+  embedding: {},
+  llm: {},
+  guard: { scan: {} }
+}
+
+const invalidShape = (what: string) =>
+  Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
+
+const cleanBlock = (block: unknown, nested: Blocks, path: string): Either.Either<unknown, ConfigInvalid> => {
+  if (!isObject(block)) return invalidShape(path)
+  const entries: Array<[string, unknown]> = []
+  for (const [k, v] of Object.entries(block)) {
+    if (v === null) continue
+    if (!Object.hasOwn(nested, k)) {
+      entries.push([k, v])
+      continue
+    }
+    const inner = cleanBlock(v, nested[k]!, `${path}.${k}`)
+    if (Either.isLeft(inner)) return inner
+    entries.push([k, inner.right])
+  }
+  // fromEntries defines the keys, so a `__proto__` key stays a key (and is refused as unknown)
+  return Either.right(Object.fromEntries(entries))
+}
+
 /** `null` means "not set", as in odek's Go loader; a section that is not an object is named as the problem. */
 const withoutNulls = (json: unknown): Either.Either<unknown, ConfigInvalid> => {
-  const invalid = (what: string) =>
-    Either.left(new ConfigInvalid({ text: `config: ${what} must be a JSON object; fix it in the config file` }))
-  if (!isObject(json)) return invalid("the file")
+  if (!isObject(json)) return invalidShape("the file")
   const out: Record<string, unknown> = { ...json }
-  // the blocks nested one level down, which null-cleaning reaches too
-  const nested: Readonly<Record<string, string>> = { memory: "embedding", guard: "scan" }
-  for (const key of ["memory", "embedding", "llm", "guard"] as const) {
+  for (const [key, nested] of Object.entries(SECTIONS)) {
     const section = out[key]
     if (section === undefined || section === null) {
       delete out[key]
       continue
     }
-    if (!isObject(section)) return invalid(key)
-    const cleaned: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(section)) {
-      if (v === null) continue
-      const inner = k === nested[key]
-      if (inner && !isObject(v)) return invalid(`${key}.${k}`)
-      cleaned[k] = inner
-        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== null))
-        : v
-    }
-    out[key] = cleaned
+    const cleaned = cleanBlock(section, nested, key)
+    if (Either.isLeft(cleaned)) return cleaned
+    out[key] = cleaned.right
   }
   return Either.right(out)
 }
@@ -461,12 +677,16 @@ export const decodeConfig = (
       })
     }),
     Either.flatMap((file) => {
-      const problem = guardEnvProblem(env)
+      const problem = guardEnvProblem(env) ?? extendedEnvProblem(env)
       return problem === undefined ? Either.right(file) : Either.left(new ConfigInvalid({ text: `config: ${problem}` }))
     }),
     Either.map((file) => resolveConfig(file, env)),
     Either.flatMap((config) => {
-      const problem = llmProblem(config.llm) ?? guardProblem(config.guard, config.llm)
+      const extendedLlm = config.extended.llm
+      const problem =
+        llmProblem(config.llm) ??
+        (extendedLlm === undefined ? undefined : llmProblem(extendedLlm, "memory.extended.llm")) ??
+        guardProblem(config.guard, config.llm)
       return problem === undefined
         ? Either.right(config)
         : Either.left(new ConfigInvalid({ text: `config: ${problem}; fix it in the config file` }))
