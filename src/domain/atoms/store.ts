@@ -128,7 +128,10 @@ export class CapUnmet extends Schema.TaggedError<CapUnmet>()("CapUnmet", { need:
  */
 export class AtomIdInUse extends Schema.TaggedError<AtomIdInUse>()("AtomIdInUse", { id: Schema.String }) {
   override get message() {
-    return `extended memory: atom id ${JSON.stringify(this.id)} is in use by a live atom; leave the id out for a new one`
+    return (
+      `extended memory: atom id ${JSON.stringify(this.id)} is in use by a live atom; ` +
+      "leave the id out for a new one"
+    )
   }
 }
 
