@@ -1,5 +1,21 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { FIELD_LIMIT, FieldTooLong } from "../domain/facts/errors.js"
+import { isAtomType, validAtomId } from "../domain/atoms/atom.js"
+import {
+  addedAtomMessage,
+  CONFIRM_REFUSED,
+  DISABLED,
+  forgotAtomMessage,
+  invalidAtomTypeMessage,
+  invalidIdMessage,
+  listPendingReviewMessage,
+  listQuarantineMessage,
+  pinnedAtomMessage,
+  quarantinedAtomMessage,
+  requiredMessage,
+  searchAtomsMessage
+} from "../domain/atoms/toolMessages.js"
+import { addAtoms, forgetAtom, listQuarantine, pinAtom, searchAtoms } from "./atoms.js"
 import type { Target } from "../domain/facts/schema.js"
 import { printable } from "../domain/text/printable.js"
 import { goQuote, plural, preview, trimSpace, utf8Bytes } from "../domain/text/utf8.js"
@@ -142,6 +158,90 @@ const dryRun = (command: FactCommand, target: Target, oldText?: string) =>
     }
   })
 
+/**
+ * The atom actions (spec extended §17). The agent may add, search, forget, pin and list; promotion and confirming
+ * an inference are a person's, on the CLI, never the agent's (§3.6). Mutations go through the approval gate.
+ */
+const atomAction = (args: MemoryToolArgs) =>
+  Effect.gen(function* () {
+    const extended = (yield* Settings).extended
+    const mutating = MUTATING_ACTIONS.has(args.action) && args.action !== "confirm_pending_review"
+    if (mutating && !extended.enabled) return failure(DISABLED)
+    const needsId = (param: "atom_id" | "pending_id", action: Parameters<typeof requiredMessage>[1]) => {
+      const id = (param === "atom_id" ? args.atom_id : args.pending_id)?.trim() ?? ""
+      if (id === "") return Either.left(requiredMessage(param, action))
+      return validAtomId(id) ? Either.right(id) : Either.left(invalidIdMessage(param, id))
+    }
+    switch (args.action) {
+      case "add_atom": {
+        if (!args.content || args.content.trim() === "") return failure(requiredMessage("content", "add_atom"))
+        const type = args.atom_type?.trim() || "fact"
+        if (!isAtomType(type)) return failure(invalidAtomTypeMessage(type))
+        if (!(yield* approve({ action: "add_atom", content: args.content }))) return notApproved("add_atom", "atoms")
+        const [landing] = yield* addAtoms([
+          {
+            text: args.content,
+            type,
+            source_class: "user_said",
+            ...(args.confidence !== undefined ? { confidence: args.confidence } : {})
+          }
+        ])
+        if (landing?.kind === "quarantined")
+          return success({ message: quarantinedAtomMessage(args.content.trim(), landing.entry.reason) })
+        if (landing?.kind === "failed") return failure(landing.message)
+        return success({ message: addedAtomMessage(args.content.trim()) })
+      }
+      case "search_atoms": {
+        if (!args.query || args.query.trim() === "") return failure(requiredMessage("query", "search_atoms"))
+        const hits = yield* searchAtoms(args.query)
+        return success({
+          message: searchAtomsMessage(
+            hits.map((h) => ({
+              type: h.atom.type,
+              text: h.atom.text,
+              confidence: h.atom.confidence ?? 1,
+              source_class: h.atom.source_class
+            }))
+          )
+        })
+      }
+      case "forget_atom": {
+        const id = needsId("atom_id", "forget_atom")
+        if (Either.isLeft(id)) return failure(id.left)
+        if (!(yield* approve({ action: "forget_atom", atomId: id.right }))) return notApproved("forget_atom", "atoms")
+        yield* forgetAtom(id.right)
+        return success({ message: forgotAtomMessage(id.right) })
+      }
+      case "pin_atom": {
+        const id = needsId("atom_id", "pin_atom")
+        if (Either.isLeft(id)) return failure(id.left)
+        if (!(yield* approve({ action: "pin_atom", atomId: id.right }))) return notApproved("pin_atom", "atoms")
+        yield* pinAtom(id.right)
+        return success({ message: pinnedAtomMessage(id.right) })
+      }
+      case "list_quarantine": {
+        const entries = yield* listQuarantine()
+        return success({
+          message: listQuarantineMessage(
+            entries.map((q) => ({ id: q.atom.id, source_class: q.atom.source_class, text: q.atom.text }))
+          )
+        })
+      }
+      case "confirm_pending_review": {
+        const id = needsId("pending_id", "confirm_pending_review")
+        return failure(Either.isLeft(id) ? id.left : CONFIRM_REFUSED)
+      }
+      case "reject_pending_review": {
+        const id = needsId("pending_id", "reject_pending_review")
+        if (Either.isLeft(id)) return failure(id.left)
+        // the user model (its pending-review queue) is not built yet: nothing is pending, so no id is known
+        return failure(`user model: pending review ${id.right} not found`)
+      }
+      default:
+        return success({ message: listPendingReviewMessage([]) })
+    }
+  })
+
 /** One call of the unified `memory` tool with decoded arguments. */
 export const dispatchMemoryTool = (args: MemoryToolArgs) =>
   Effect.gen(function* () {
@@ -253,12 +353,17 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
           )
         return success({ message: episode.summary, session_id: episode.sessionId, turns: episode.turns })
       }
+      case "add_atom":
+      case "search_atoms":
+      case "forget_atom":
+      case "list_quarantine":
+      case "pin_atom":
+      case "confirm_pending_review":
+      case "reject_pending_review":
+      case "list_pending_review":
+        return yield* atomAction(args)
       default:
-        return (ACTIONS as ReadonlyArray<string>).includes(args.action)
-          ? failure(
-              `action ${goQuote(args.action)} needs extended memory (atoms), which this build does not include yet`
-            )
-          : failure(`unknown action: ${goQuote(args.action)}`)
+        return failure(`unknown action: ${goQuote(args.action)}`)
     }
   }).pipe(
     // Every refusal becomes the tool's error result; the tool itself never fails.

@@ -28,8 +28,10 @@ export const memoryToolJsonSchema: JsonSchemaObject = {
       description:
         "read: both fact files. add/replace/remove: edit one target. stats: a target's fill and entries. " +
         "consolidate: merge a target's related entries. search: past episode summaries. view: one episode. " +
-        "The atom actions (add_atom, search_atoms, forget_atom, list_quarantine, pin_atom, confirm_pending_review, " +
-        "reject_pending_review, list_pending_review) need extended memory, which this build does not include."
+        "Extended memory (when memory.extended.enabled): add_atom stores content as an atom (atom_type, " +
+        "confidence); search_atoms finds atoms by query; forget_atom and pin_atom take atom_id; list_quarantine " +
+        "lists atoms held for a person's review. A person confirms inferences on the CLI: confirm_pending_review " +
+        "always refuses; reject_pending_review and list_pending_review work on the pending-review queue."
     },
     target: {
       type: "string",

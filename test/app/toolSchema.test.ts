@@ -79,7 +79,7 @@ describe("memoryToolJsonSchema", () => {
     const actionText = memoryToolJsonSchema.properties.action?.description ?? ""
     for (const a of ACTIONS.filter((a) => a.includes("atom") || a.includes("pending") || a.includes("quarantine")))
       expect(actionText).toContain(a)
-    expect(actionText).toMatch(/need extended memory/)
+    expect(actionText).toMatch(/Extended memory \(when memory.extended.enabled\)/)
   })
 
   it("hints the 2048-byte bound on every bounded field, saying the bound is in UTF-8 bytes", () => {

@@ -54,6 +54,8 @@ export type ApprovalSubject =
       readonly entry?: string | undefined
     }
   | { readonly action: "consolidate"; readonly target: string }
+  | { readonly action: "add_atom"; readonly content: string }
+  | { readonly action: "forget_atom" | "pin_atom"; readonly atomId: string }
 
 /** The resource string of spec facts §4.3; `entry` is the entry old_text selected, when it was resolved. */
 export const approvalResource = (s: ApprovalSubject): string => {
@@ -72,6 +74,11 @@ export const approvalResource = (s: ApprovalSubject): string => {
         : `memory remove ${s.target}: entry ${displayEntry(s.entry)} (selected by ${displayQuote(s.oldText)})`
     case "consolidate":
       return `memory consolidate ${s.target}`
+    case "add_atom":
+      return `memory add_atom: ${displayQuote(s.content)}`
+    case "forget_atom":
+    case "pin_atom":
+      return `memory ${s.action}: ${displayQuote(s.atomId)}`
   }
 }
 

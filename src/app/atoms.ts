@@ -1,0 +1,213 @@
+import { Effect, Either, Random } from "effect"
+import { type Atom, type AtomInput, isTrustedClass, normaliseAtom } from "../domain/atoms/atom.js"
+import {
+  type AtomCommand,
+  type AtomPolicy,
+  type AtomStoreState,
+  ATOMS_STREAM,
+  decideAtoms,
+  ExtendedDisabled,
+  type IncomingAtom,
+  planStore,
+  type QuarantinedAtom,
+  type StorePlan,
+  recallableAtoms
+} from "../domain/atoms/store.js"
+import { atomCodec } from "../domain/atoms/stream.js"
+import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
+import { mergeBlocker } from "../domain/facts/decider.js"
+import { Embedder, similaritiesOf } from "../ports/Embedder.js"
+import { EventStore } from "../ports/EventStore.js"
+import { handleCommand } from "./commandHandler.js"
+import { nowIso } from "./clock.js"
+import { secondOpinion } from "./guard.js"
+import { Settings } from "./Settings.js"
+
+const MIB = 1024 * 1024
+
+/** The store's rules from `memory.extended` (spec extended §19). */
+export const atomPolicy = (c: ExtendedConfig): AtomPolicy => ({
+  enabled: c.enabled,
+  maxBytes: c.maxSizeMb * MIB,
+  atomMaxBytes: c.atomMaxChars,
+  halfLifeDays: c.decayHalfLifeDays,
+  quarantineTtlDays: c.quarantineTtlDays
+})
+
+/** A fresh atom id: 128 random bits as 32 lowercase hex digits (§2.1), from the Effect random service. */
+const freshId = Effect.map(Effect.all(Array.from({ length: 4 }, () => Random.nextIntBetween(0, 2 ** 32))), (parts) =>
+  parts.map((p) => p.toString(16).padStart(8, "0")).join("")
+)
+
+/** The atom store as it is now. */
+export const loadAtoms = Effect.fn("loadAtoms")(function* () {
+  return yield* (yield* EventStore).load(ATOMS_STREAM, atomCodec)
+})
+
+/** Load → decide → append for the atom stream, re-decided when another writer got in between. */
+const execute = <R>(command: (state: AtomStoreState, at: string) => Effect.Effect<AtomCommand, never, R>) =>
+  Effect.flatMap(Settings, (config) => {
+    const decide = decideAtoms(atomPolicy(config.extended))
+    return handleCommand({
+      stream: ATOMS_STREAM,
+      codec: atomCodec,
+      decide: (state: AtomStoreState, at: string) =>
+        Effect.flatMap(command(state, at), (c) =>
+          Either.match(decide(c, state), {
+            onLeft: Effect.fail,
+            onRight: Effect.succeed
+          })
+        )
+    })
+  })
+
+const requireEnabled = Effect.flatMap(Settings, (c) =>
+  c.extended.enabled ? Effect.void : Effect.fail(new ExtendedDisabled())
+)
+
+/**
+ * The live atom an incoming text restates (§11.2): the most similar one at or above `semantic_dedup_threshold`,
+ * and only when the two agree on every distinguishing token (numbers, versions, paths, names: DESIGN §7 "Merges"),
+ * so two different facts worded alike are both kept. Any embedding failure is "no twin".
+ */
+const semanticTwin = (live: ReadonlyArray<Atom>, text: string) =>
+  Effect.gen(function* () {
+    if (live.length === 0) return undefined
+    const threshold = (yield* Settings).extended.semanticDedupThreshold
+    const scores = yield* similaritiesOf(
+      yield* Embedder,
+      live.map((a) => a.text),
+      text
+    ).pipe(Effect.orElseSucceed((): ReadonlyArray<number> => []))
+    let best: { readonly id: string; readonly score: number } | undefined
+    for (const [i, a] of live.entries()) {
+      const score = scores[i] ?? 0
+      if (score >= threshold && (best === undefined || score > best.score) && mergeBlocker(a.text, text) === undefined)
+        best = { id: a.id, score }
+    }
+    return best?.id
+  })
+
+/** Where each atom of a write landed. */
+export type AtomLanding =
+  | { readonly kind: "stored"; readonly atom: Atom }
+  | { readonly kind: "refreshed"; readonly id: string }
+  | { readonly kind: "quarantined"; readonly entry: QuarantinedAtom }
+  | { readonly kind: "failed"; readonly message: string }
+
+/**
+ * The one write path for atoms (spec extended §4): normalised, scanned (the guard's second opinion asked before the
+ * write, outside the lock, on what the local scan passed), capped, taint-checked and deduplicated by the decider.
+ * A batch keeps what it can (each atom's landing says where it went); a lone atom's failure is an error.
+ */
+export const addAtoms = Effect.fn("addAtoms")(function* (inputs: ReadonlyArray<AtomInput>) {
+  yield* requireEnabled
+  const now = yield* nowIso
+  const normalised: Array<Atom> = []
+  const landings: Array<AtomLanding | undefined> = []
+  for (const input of inputs) {
+    const atom = normaliseAtom(input, now, yield* freshId)
+    if (Either.isLeft(atom)) {
+      if (inputs.length === 1) return yield* Effect.fail(atom.left)
+      landings.push({ kind: "failed", message: atom.left.message })
+    } else {
+      normalised.push(atom.right)
+      landings.push(undefined)
+    }
+  }
+  const config = (yield* Settings).extended
+  const live = recallableAtoms((yield* loadAtoms()).state)
+  const incoming: Array<IncomingAtom> = []
+  for (const atom of normalised) {
+    // the guard sees only what would be stored live: a tainted atom is quarantined whatever it says
+    const trusted = isTrustedClass(atom.source_class)
+    const opinion = trusted ? yield* secondOpinion(atom.text, "atom") : {}
+    const match = trusted && config.semanticDedupThreshold > 0 ? yield* semanticTwin(live, atom.text) : undefined
+    incoming.push({ atom, refused: opinion.refused?.message, match })
+  }
+  const policy = atomPolicy(config)
+  // the plan the decider followed on the state it decided on (a conflict re-plans on the new state)
+  let plan: StorePlan = { events: [], failures: [] }
+  yield* execute((state, at) =>
+    Effect.sync(() => {
+      plan = planStore(state, incoming, policy, at)
+      return { _tag: "StoreAtoms", atoms: incoming, at } as const
+    })
+  )
+  const failed = new Map(plan.failures.map((f) => [f.index, f.error.message]))
+  const byId = new Map<string, AtomLanding>()
+  for (const e of plan.events) {
+    if (e._tag === "AtomStored") byId.set(e.atom.id, { kind: "stored", atom: e.atom })
+    if (e._tag === "AtomQuarantined") byId.set(e.entry.atom.id, { kind: "quarantined", entry: e.entry })
+  }
+  // a refresh names the live twin: the atoms without a landing of their own are the refreshes, in order
+  const refreshes = plan.events.flatMap((e) => (e._tag === "AtomRefreshed" ? [e.id] : []))
+  let next = 0
+  return landings.map((l): AtomLanding => {
+    if (l !== undefined) return l
+    const index = next++
+    const message = failed.get(index)
+    if (message !== undefined) return { kind: "failed", message }
+    return byId.get(normalised[index]!.id) ?? { kind: "refreshed", id: refreshes.shift() ?? normalised[index]!.id }
+  })
+})
+
+/** Removes an atom from the live store and the quarantine (§5.7). */
+export const forgetAtom = Effect.fn("forgetAtom")(function* (id: string) {
+  yield* execute((_, at) => Effect.succeed({ _tag: "ForgetAtom", id, at } as const))
+})
+
+/** Pins a live atom: never evicted (§7). */
+export const pinAtom = Effect.fn("pinAtom")(function* (id: string) {
+  yield* execute((_, at) => Effect.succeed({ _tag: "PinAtom", id, at } as const))
+})
+
+/**
+ * A person's promotion of a quarantined atom (CLI only, never a tool action: §3.6): stored as user_approved, its
+ * id and age kept, through the cap and dedup but without a rescan (§5.6).
+ */
+export const promoteAtom = Effect.fn("promoteAtom")(function* (id: string) {
+  yield* execute((_, at) => Effect.succeed({ _tag: "PromoteAtom", id, at } as const))
+})
+
+/** Drops quarantine entries past their TTL (§5.5); how many went. */
+export const expireQuarantine = Effect.fn("expireQuarantine")(function* () {
+  const r = yield* execute((_, at) => Effect.succeed({ _tag: "ExpireQuarantine", at } as const))
+  return r.events.reduce((n, e) => n + (e._tag === "QuarantineExpired" ? e.ids.length : 0), 0)
+})
+
+/** The quarantine, newest first (§5.4), after expiring what is past its TTL. Empty while disabled. */
+export const listQuarantine = Effect.fn("listQuarantine")(function* () {
+  if (!(yield* Settings).extended.enabled) return []
+  yield* expireQuarantine()
+  const { state } = yield* loadAtoms()
+  return [...state.quarantine].sort((a, b) => b.quarantined_at.localeCompare(a.quarantined_at))
+})
+
+/** One atom a search found, with the similarity it was found at. */
+export interface AtomHit {
+  readonly atom: Atom
+  readonly score: number
+}
+
+/**
+ * The live, trusted atoms most similar to `query` (spec §9.2 without the model): the embedder's similarity, at least
+ * `semantic_search_min_score`, best first, at most `limit`. Empty while disabled.
+ */
+export const searchAtoms = Effect.fn("searchAtoms")(function* (query: string, limit?: number) {
+  const config = (yield* Settings).extended
+  if (!config.enabled || query.trim() === "") return [] as ReadonlyArray<AtomHit>
+  const atoms = recallableAtoms((yield* loadAtoms()).state)
+  if (atoms.length === 0) return [] as ReadonlyArray<AtomHit>
+  const embedder = yield* Embedder
+  const scores = yield* similaritiesOf(
+    embedder,
+    atoms.map((a) => a.text),
+    query
+  ).pipe(Effect.orElseSucceed((): ReadonlyArray<number> => atoms.map(() => 0)))
+  return atoms
+    .map((atom, i) => ({ atom, score: scores[i] ?? 0 }))
+    .filter((h) => h.score >= config.semanticSearchMinScore)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit ?? config.semanticSearchTopK)
+})
