@@ -1,5 +1,7 @@
 import { Effect, Either, Random } from "effect"
-import { type Atom, type AtomInput, isTrustedClass, normaliseAtom } from "../domain/atoms/atom.js"
+import { type Atom, type AtomInput, isTrustedClass, normaliseAtom, retention } from "../domain/atoms/atom.js"
+import { compositeScore, renderRecallBlock } from "../domain/atoms/recallBlock.js"
+import { scanForWrite } from "../domain/scan/index.js"
 import {
   type AtomCommand,
   type AtomPolicy,
@@ -211,3 +213,29 @@ export const searchAtoms = Effect.fn("searchAtoms")(function* (query: string, li
     .sort((a, b) => b.score - a.score)
     .slice(0, limit ?? config.semanticSearchTopK)
 })
+
+/**
+ * The Extended Memory block for one user message (spec extended §9.2, §9.6): live, trusted atoms at least
+ * `semantic_search_min_score` similar to the message, ranked by `0.6 × similarity + 0.4 × retention`, the best
+ * `semantic_search_top_k` within `memory_budget_chars`; a block the scanner refuses is dropped (every atom passed the
+ * scanner when it was written, but a rule may have been added since). "" when disabled, empty or failing: recall never
+ * fails a turn.
+ */
+export const atomRecallBlock = Effect.fn("atomRecallBlock")(
+  function* (message: string) {
+    const config = (yield* Settings).extended
+    if (!config.enabled || message.trim() === "") return ""
+    const now = Date.parse(yield* nowIso)
+    const hits = yield* searchAtoms(message, config.semanticSearchTopK * config.semanticSearchOverfetch)
+    const ranked = hits
+      .map((h) => ({ atom: h.atom, score: compositeScore(h.score, retention(h.atom, now, config.decayHalfLifeDays)) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, config.semanticSearchTopK)
+    const block = renderRecallBlock(
+      ranked.map((r) => r.atom),
+      config.memoryBudgetChars
+    )
+    return block !== "" && scanForWrite(block) === undefined ? block : ""
+  },
+  Effect.catchAll(() => Effect.succeed(""))
+)

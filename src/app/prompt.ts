@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { screenedBufferLine } from "../domain/facts/blocked.js"
 import { renderMemoryBlock, renderReadout } from "../domain/facts/promptBlock.js"
 import { wrapUntrusted } from "../domain/sessions/wrap.js"
+import { atomRecallBlock } from "./atoms.js"
 import { promptFacts } from "./facts.js"
 import { recallContext } from "./recall.js"
 import { sessionBuffer } from "./sessions.js"
@@ -56,6 +57,9 @@ export const openPromptSession = Effect.fn("openPromptSession")(function* (sessi
       const messages: Array<SystemMessage> = []
       if (block !== "") messages.push({ role: "system", content: block })
       if (recall !== "") messages.push({ role: "system", content: wrapUntrusted("episode", recall) })
+      // Extended Memory's atoms come last, as their own untrusted message (spec extended §9.1)
+      const atoms = yield* atomRecallBlock(turn.userMessage)
+      if (atoms !== "") messages.push({ role: "system", content: wrapUntrusted("extended_memory", atoms) })
       return messages
     })
 })

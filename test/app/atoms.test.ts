@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import * as ScriptedGuard from "../../src/adapters/guard/ScriptedGuard.js"
 import { addAtoms, listQuarantine, loadAtoms, promoteAtom, searchAtoms } from "../../src/app/atoms.js"
 import { dispatchMemoryTool, type MemoryToolArgs } from "../../src/app/memoryTool.js"
+import { openPromptSession } from "../../src/app/prompt.js"
 import { DEFAULT_EXTENDED } from "../../src/domain/config/MemoryConfig.js"
 import { appLayer } from "../support/app.js"
 import { diskLayer } from "../support/stores.js"
@@ -168,5 +169,39 @@ describe("the atom write path through the app", () => {
     expect(state.state.live.map((a) => a.text)).toEqual(["Uses pnpm 9"])
     expect(state.state.quarantine.map((q) => [q.atom.text, q.reason])).toEqual([["From a web page", "tainted"]])
     expect(fs.existsSync(path.join(dir, "journal", "atoms.jsonl"))).toBe(true)
+  })
+})
+
+describe("atoms in the prompt (spec extended §9)", () => {
+  it("the nearest trusted atoms come as their own untrusted message after the others; quarantined ones never", async () => {
+    const messages = await run(
+      Effect.gen(function* () {
+        yield* addAtoms([
+          { text: "Prefers dark themes in every editor", type: "preference" },
+          { text: "Prefers dark themes in every terminal", source_class: "web" }
+        ])
+        const turn = yield* openPromptSession(undefined)
+        return yield* turn({ userMessage: "Prefers dark themes in every editor" })
+      })
+    )
+    const atoms = messages.at(-1)!.content
+    expect(atoms).toMatch(/^<untrusted_content_[0-9a-f]+ source="extended_memory">\n═══ EXTENDED MEMORY ═══\n/)
+    expect(atoms).toContain("• [preference] Prefers dark themes in every editor\n")
+    expect(atoms).not.toContain("terminal")
+  })
+
+  it("no block while extended memory is off, or when nothing is close enough", async () => {
+    const off = await run(
+      Effect.flatMap(openPromptSession(undefined), (turn) => turn({ userMessage: "dark themes" })),
+      {}
+    )
+    expect(off.some((m) => m.content.includes("extended_memory"))).toBe(false)
+    const far = await run(
+      Effect.gen(function* () {
+        yield* addAtoms([{ text: "Prefers dark themes in every editor" }])
+        return yield* (yield* openPromptSession(undefined))({ userMessage: "What is the weather in Paris?" })
+      })
+    )
+    expect(far.some((m) => m.content.includes("extended_memory"))).toBe(false)
   })
 })
