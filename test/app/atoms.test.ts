@@ -173,7 +173,7 @@ describe("the atom write path through the app", () => {
 })
 
 describe("atoms in the prompt (spec extended §9)", () => {
-  it("the nearest trusted atoms come as their own untrusted message after the others; quarantined ones never", async () => {
+  it("the nearest trusted atoms come as their own untrusted message, last; quarantined ones never", async () => {
     const messages = await run(
       Effect.gen(function* () {
         yield* addAtoms([
