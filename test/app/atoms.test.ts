@@ -4,7 +4,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as ScriptedGuard from "../../src/adapters/guard/ScriptedGuard.js"
-import { addAtoms, listQuarantine, loadAtoms, promoteAtom, searchAtoms } from "../../src/app/atoms.js"
+import { addAtoms, forgetAtom, listQuarantine, loadAtoms, promoteAtom, searchAtoms } from "../../src/app/atoms.js"
 import { dispatchMemoryTool, type MemoryToolArgs } from "../../src/app/memoryTool.js"
 import { openPromptSession } from "../../src/app/prompt.js"
 import { DEFAULT_EXTENDED } from "../../src/domain/config/MemoryConfig.js"
@@ -203,5 +203,114 @@ describe("atoms in the prompt (spec extended §9)", () => {
       })
     )
     expect(far.some((m) => m.content.includes("extended_memory"))).toBe(false)
+  })
+})
+
+describe("the extended/ files (spec extended §6): projections of the atom journal", () => {
+  const tempDir = () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-atoms-files-"))
+    dirs.push(d)
+    return d
+  }
+  const onDisk = (dir: string) => ({ config: ON, store: diskLayer(dir) })
+
+  it("writes atoms.json (metadata, newest first), one chunk per live atom and quarantine.json, private", async () => {
+    const dir = tempDir()
+    await run(
+      Effect.gen(function* () {
+        yield* addAtoms([{ text: "Uses pnpm 9", created_at: "2026-01-01T00:00:00.000Z", confidence: 0.8 }])
+        yield* addAtoms([{ text: "Deploys on Tuesdays", created_at: "2026-01-02T00:00:00.000Z" }])
+        yield* addAtoms([{ text: "From a web page", source_class: "web" }])
+      }),
+      onDisk(dir)
+    )
+    const ext = path.join(dir, "extended")
+    const atoms = JSON.parse(fs.readFileSync(path.join(ext, "atoms.json"), "utf8"))
+    expect(atoms.map((a: { readonly created_at: string }) => a.created_at)).toEqual([
+      "2026-01-02T00:00:00.000Z",
+      "2026-01-01T00:00:00.000Z"
+    ])
+    expect(atoms[1]).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      source_class: "user_approved",
+      type: "fact",
+      created_at: "2026-01-01T00:00:00.000Z",
+      context: {},
+      confidence: 0.8
+    })
+    expect(fs.readFileSync(path.join(ext, "chunks", `${atoms[1].id}.md`), "utf8")).toBe("Uses pnpm 9")
+    const quarantine = JSON.parse(fs.readFileSync(path.join(ext, "quarantine.json"), "utf8"))
+    expect(quarantine).toEqual([expect.objectContaining({ text: "From a web page", reason: "tainted" })])
+    expect(fs.statSync(ext).mode & 0o777).toBe(0o700)
+    expect(fs.statSync(path.join(ext, "chunks")).mode & 0o777).toBe(0o700)
+    expect(fs.statSync(path.join(ext, "atoms.json")).mode & 0o777).toBe(0o600)
+  })
+
+  it("forgetting an atom removes its chunk; the files follow the journal", async () => {
+    const dir = tempDir()
+    const id = await run(
+      Effect.gen(function* () {
+        const [l] = yield* addAtoms([{ text: "Uses pnpm 9" }])
+        const atomId = l!.kind === "stored" ? l!.atom.id : ""
+        yield* forgetAtom(atomId)
+        return atomId
+      }),
+      onDisk(dir)
+    )
+    expect(fs.existsSync(path.join(dir, "extended", "chunks", `${id}.md`))).toBe(false)
+    expect(fs.readFileSync(path.join(dir, "extended", "atoms.json"), "utf8")).toBe("[]")
+  })
+
+  it("adopts an odek extended/ store found without a journal: live atoms with chunks, the quarantine", async () => {
+    const dir = tempDir()
+    const ext = path.join(dir, "extended")
+    fs.mkdirSync(path.join(ext, "chunks"), { recursive: true })
+    const id = "0123456789abcdef0123456789abcdef"
+    fs.writeFileSync(
+      path.join(ext, "atoms.json"),
+      JSON.stringify([
+        { id, source_class: "user_approved", type: "preference", created_at: "2026-01-01T00:00:00Z", context: {} },
+        {
+          id: "feedfacefeedfacefeedfacefeedface",
+          source_class: "user_approved",
+          type: "fact",
+          created_at: "2026-01-01T00:00:00Z",
+          context: {}
+        }
+      ])
+    )
+    fs.writeFileSync(path.join(ext, "chunks", `${id}.md`), "Prefers tabs")
+    fs.writeFileSync(
+      path.join(ext, "quarantine.json"),
+      JSON.stringify([
+        {
+          id: "abcdefabcdefabcdefabcdefabcdefab",
+          text: "From a tool",
+          source_class: "tool_output",
+          type: "fact",
+          created_at: "2026-01-01T00:00:00Z",
+          context: {},
+          quarantined_at: "2026-01-02T00:00:00Z",
+          reason: "tainted"
+        }
+      ])
+    )
+    const { state } = await run(loadAtoms(), onDisk(dir))
+    // the second atom has no chunk file: odek skips it as well
+    expect(state.live.map((a) => [a.id, a.text, a.type])).toEqual([[id, "Prefers tabs", "preference"]])
+    expect(state.quarantine.map((q) => [q.atom.text, q.quarantined_at])).toEqual([
+      ["From a tool", "2026-01-02T00:00:00Z"]
+    ])
+  })
+
+  it("refuses to write through an extended/ that is a symbolic link, in one line", async () => {
+    const dir = tempDir()
+    const elsewhere = tempDir()
+    fs.symlinkSync(elsewhere, path.join(dir, "extended"))
+    const r = await run(Effect.either(addAtoms([{ text: "Uses pnpm 9" }])), onDisk(dir))
+    expect(r._tag === "Left" && r.left.message).toMatch(
+      /extended is a symbolic link, which tmem does not follow; move it aside and retry$/
+    )
+    expect(fs.readdirSync(elsewhere)).toEqual([])
   })
 })

@@ -312,6 +312,9 @@ export const make = (options: DiskOptions) =>
       const target = projectionPath(stream)
       if (target !== undefined) found += Files.leftoverTemps(dir, (name) => name === path.basename(target), remove)
       if (filesOf(stream) === undefined) return found
+      // every temp file in the projection's own subdirectories is its writers'
+      for (const sub of filesOf(stream)!.directories ?? [])
+        found += Files.leftoverTemps(path.join(dir, ...sub.split("/")), () => true, remove)
       const manifest = filesOf(stream)!.manifest
       const factFiles = textFiles
       return (

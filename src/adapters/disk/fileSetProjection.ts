@@ -59,14 +59,12 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
   /** The files of a multi-file projection as absolute paths; a name that is not a plain file name is refused. */
   const projectedFiles = (stream: string, rendered: ReadonlyMap<string, string>) =>
     [...rendered].map(([name, content]) => {
-      if (
-        name === "" ||
-        name === "." ||
-        name === ".." ||
-        name.includes("/") ||
-        name.includes("\\") ||
-        name.includes("\0")
-      )
+      // a name is a plain file name, or one under the projection's own subdirectories (`extended/chunks/<id>.md`)
+      const segments = name.split("/")
+      const plain = (seg: string) =>
+        seg !== "" && seg !== "." && seg !== ".." && !seg.includes("\\") && !seg.includes("\0")
+      const parent = segments.slice(0, -1).join("/")
+      if (!segments.every(plain) || (parent !== "" && !(filesOf(stream)!.directories ?? []).includes(parent)))
         throw new Failure(
           new StoreError({
             stream,
@@ -74,12 +72,45 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
             reason: "invalid"
           })
         )
-      return [name, path.join(dir, name), content] as const
+      return [name, path.join(dir, ...segments), content] as const
     })
+
+  // Subdirectories this store has made sure of (once per process): created 0700 and made durable, never followed
+  // when they are links (a link could send the projection's files anywhere).
+  const readyDirectories = new Set<string>()
+  const ensureDirectories = (stream: string) => {
+    for (const rel of filesOf(stream)!.directories ?? []) {
+      const full = path.join(dir, ...rel.split("/"))
+      if (readyDirectories.has(full)) continue
+      let stat: fs.Stats | undefined
+      try {
+        stat = fs.lstatSync(full)
+      } catch {
+        stat = undefined
+      }
+      if (stat !== undefined && !stat.isDirectory())
+        throw new Failure(
+          new StoreError({
+            stream,
+            text:
+              `memory: ${shown(full)} is ` +
+              `${stat.isSymbolicLink() ? "a symbolic link, which tmem does not follow" : "not a directory"}; ` +
+              "move it aside and retry",
+            reason: "invalid"
+          })
+        )
+      if (stat === undefined) {
+        io(stream, full, "create", () => fs.mkdirSync(full, { mode: 0o700 }))
+        io(stream, path.dirname(full), "sync", () => Files.fsyncDir(path.dirname(full)))
+      }
+      readyDirectories.add(full)
+    }
+  }
 
   /** Rewrites every file of a multi-file projection now (repairs; rare). The manifest goes last. */
   const reprojectFiles = <S>(stream: string, state: S) => {
     const files = filesOf(stream)!
+    ensureDirectories(stream)
     const all = projectedFiles(stream, files.render(state))
     const ordered = [...all.filter(([n]) => n !== files.manifest), ...all.filter(([n]) => n === files.manifest)]
     for (const [, target, content] of ordered) io(stream, target, "write", () => writeProjectionNow(target, content))
@@ -101,6 +132,7 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
     at: string
   ): Staged<S, E> => {
     const files = filesOf(stream)!
+    ensureDirectories(stream)
     const before = renderedFiles(files, stateBefore)
     const after = renderedFiles(files, state)
     const manifest = after.get(files.manifest) ?? ""

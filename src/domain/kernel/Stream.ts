@@ -43,6 +43,11 @@ export interface FilesProjection<S, E> {
   /** The file written last in each batch; its hash in the journal tells a current projection from a stale one. */
   readonly manifest: string
   /**
+   * The subdirectories its files live in (relative, `/`-separated, parents first), when they are not all in the
+   * store's directory: a store creates them and sweeps them for what a crashed writer left.
+   */
+  readonly directories?: ReadonlyArray<string>
+  /**
    * Events adopting files found without any history (an existing odek directory), given a reader of the
    * directory's files (undefined when absent or unreadable), or none when there is nothing to adopt.
    */

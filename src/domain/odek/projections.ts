@@ -1,3 +1,5 @@
+import { atomFiles } from "../atoms/files.js"
+import { ATOMS_STREAM } from "../atoms/store.js"
 import { episodeFiles, EPISODES_STREAM } from "../episodes/stream.js"
 import { DEFAULT_FACT_POLICY } from "../facts/decider.js"
 import type { Target } from "../facts/schema.js"
@@ -16,5 +18,6 @@ export const odekProjections = (caps: Readonly<Record<Target, number>> = DEFAULT
   new Map([
     [factStream("user"), { kind: "text", file: FACT_FILES.user, text: factProjection("user", caps.user) }],
     [factStream("env"), { kind: "text", file: FACT_FILES.env, text: factProjection("env", caps.env) }],
-    [EPISODES_STREAM, { kind: "files", files: episodeFiles }]
+    [EPISODES_STREAM, { kind: "files", files: episodeFiles }],
+    [ATOMS_STREAM, { kind: "files", files: atomFiles }]
   ])
