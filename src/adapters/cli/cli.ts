@@ -26,6 +26,7 @@ import { type Output, Refused, refuse, report } from "./output.js"
 import { warned } from "./logger.js"
 
 import { tmem } from "./root.js"
+import { atoms } from "./atomsCli.js"
 import { episodes, recall, sessionCmd } from "./episodesCli.js"
 import { mcpCommand } from "./mcpCli.js"
 import { evalCommand } from "./evalCli.js"
@@ -497,6 +498,7 @@ export const command = tmem.pipe(
     sessionCmd,
     episodes,
     recall,
+    atoms,
     evalCommand,
     mcpCommand,
     demo,

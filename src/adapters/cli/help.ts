@@ -152,11 +152,18 @@ const specOf = (node: Node, parent: ReadonlyArray<string>): CommandSpec => {
 export const commandTree = <N extends string, R, E, A>(root: Command.Command<N, R, E, A>): CommandSpec =>
   specOf(root.descriptor as unknown as Node, [])
 
-const leaves = (s: CommandSpec): ReadonlyArray<CommandSpec> =>
-  s.children.length === 0 ? [s] : s.children.flatMap(leaves)
+/** A group with more commands than this is one line of `tmem --help`; `tmem <group> --help` lists them. */
+const LISTED_GROUP_MAX = 8
 
-/** The full command line: `tmem episodes search [--limit integer] <query>`. */
-const line = (s: CommandSpec) => [...s.path.slice(0, -1), s.usage].join(" ")
+/** The lines of `tmem --help`: every command, except that a large group is shown as the group. */
+const listed = (s: CommandSpec): ReadonlyArray<CommandSpec> =>
+  s.children.length === 0 || (s.path.length > 1 && s.children.length > LISTED_GROUP_MAX)
+    ? [s]
+    : s.children.flatMap(listed)
+
+/** The full command line: `tmem episodes search [--limit integer] <query>`, or `tmem atoms <command>`. */
+const line = (s: CommandSpec) =>
+  [...s.path.slice(0, -1), s.usage, ...(s.children.length > 0 ? ["<command>"] : [])].join(" ")
 
 /** `tmem --help`: what tmem is, its commands with their full usage, the global options. Short on purpose. */
 export const rootHelp = (root: CommandSpec, version: string): string =>
@@ -166,7 +173,10 @@ export const rootHelp = (root: CommandSpec, version: string): string =>
     "Usage: tmem [global options] <command> [arguments]   (global options may also follow the command)",
     "",
     "Commands:",
-    ...leaves(root).map((s) => row(line(s), s.description, 44)),
+    // wide enough that the common command lines keep their description on the same line
+    ...listed(root).map((s) =>
+      row(line(s), s.children.length > 0 ? `${s.description} (tmem ${s.path[1]} --help)` : s.description, 46)
+    ),
     plainHelp(root.help, ["COMMANDS", "DESCRIPTION"]).replace("\nOptions:", "\nGlobal options:"),
     row("-h, --help", "this help; `tmem <command> --help` for one command", 28),
     row("--version", "print the version", 28),
@@ -178,7 +188,7 @@ export const rootHelp = (root: CommandSpec, version: string): string =>
 export const commandHelp = (s: CommandSpec): string => {
   const sub = s.children.map((c) => row(line(c), c.description, 44))
   return [
-    `Usage: ${line(s)}${s.children.length > 0 ? " <command>" : ""}`,
+    `Usage: ${line(s)}`,
     plainHelp(s.help),
     ...(sub.length > 0 ? ["", "Commands:", ...sub] : []),
     "",
@@ -246,8 +256,8 @@ export const frontEnd = (root: CommandSpec, version: string, args: ReadonlyArray
       ;(child !== undefined ? path : rest).push(word)
     }
   }
-  // `tmem` alone is a request for help, not a mistake
-  if (help || args.length === 0)
+  // `tmem` alone, or a group without its command (`tmem atoms`), is a request for help, not a mistake
+  if (help || args.length === 0 || (!showVersion && node.children.length > 0 && rest.length === 0))
     return { _tag: "Help", text: node === root ? rootHelp(root, version) : commandHelp(node) }
   if (showVersion) return { _tag: "Version" }
   return { _tag: "Run", args: [...globals, ...path, ...rest], json }

@@ -1,0 +1,291 @@
+import { Args, Command } from "@effect/cli"
+import type { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
+import {
+  atomPolicy,
+  expireQuarantine,
+  forgetAtom,
+  listQuarantine,
+  loadAtoms,
+  pinAtom,
+  promoteAtom
+} from "../../app/atoms.js"
+import { Settings } from "../../app/Settings.js"
+import { truncate, validAtomId } from "../../domain/atoms/atom.js"
+import { type QuarantinedAtom, storeBytes } from "../../domain/atoms/store.js"
+import { invalidIdMessage } from "../../domain/atoms/toolMessages.js"
+import type { ExtendedConfig } from "../../domain/config/MemoryConfig.js"
+import { printable } from "../../domain/text/printable.js"
+import { goQuote, plural } from "../../domain/text/utf8.js"
+import type { Globals, LiveServices } from "./globals.js"
+import { type Output, refuse, report } from "./output.js"
+import { tmem } from "./root.js"
+import { terminalIo, triageWalk } from "./triage.js"
+
+/**
+ * `tmem atoms <sub>`: a person's view of Extended Memory (spec extended §18). It works on a disabled store too, so
+ * that someone can inspect and fix it: the resolved config, with `memory.extended.enabled` forced on (§18.5).
+ */
+const atomsReport = <E extends { readonly message: string }>(
+  g: Globals,
+  program: (configured: ExtendedConfig) => Effect.Effect<Output, E, LiveServices | FileSystem.FileSystem>
+) =>
+  report(
+    g,
+    Effect.flatMap(Settings, (config) =>
+      program(config.extended).pipe(
+        Effect.provideService(Settings, { ...config, extended: { ...config.extended, enabled: true } })
+      )
+    )
+  )
+
+/** An atom id from the command line, refused before the store is touched when it could not name an atom. */
+const checkedId = (param: "atom_id" | "pending_id", id: string) =>
+  validAtomId(id) ? Effect.succeed(id) : Effect.fail({ message: invalidIdMessage(param, id) })
+
+const atomIdArg = Args.text({ name: "atom_id" })
+const pendingIdArg = Args.text({ name: "pending_id" })
+
+const MIB = 1024 * 1024
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`
+
+/** A quarantine reason's kind: `scan_rejected: …` → `scan_rejected`; an entry older than reasons → `unknown`. */
+const reasonKind = (reason: string): string => {
+  const colon = reason.indexOf(":")
+  const kind = (colon < 0 ? reason : reason.slice(0, colon)).trim()
+  return kind === "" ? "unknown" : kind
+}
+
+const reasonCounts = (quarantine: ReadonlyArray<QuarantinedAtom>): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const q of quarantine) counts[reasonKind(q.reason)] = (counts[reasonKind(q.reason)] ?? 0) + 1
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+// the persisted vector index (spec §8, §16.2) is not built: recall embeds the live atoms when it runs
+const INDEX_STATE = "none (recall embeds on demand)"
+
+const stats = Command.make("stats", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, (configured) =>
+      Effect.gen(function* () {
+        // what is past its TTL is gone for every reader (§5.5), so it is not counted here either
+        yield* expireQuarantine()
+        const { state } = yield* loadAtoms()
+        const reasons = reasonCounts(state.quarantine)
+        const bytes = storeBytes(state)
+        const cap = atomPolicy(configured).maxBytes
+        const row = (label: string, value: string | number) => `  ${`${label}:`.padEnd(18)} ${value}`
+        const lines = [
+          "Extended Memory stats:",
+          row("live atoms", state.live.length),
+          row("quarantined atoms", state.quarantine.length),
+          ...Object.entries(reasons).map(([kind, n]) => `    ${`${printable(kind)}:`.padEnd(16)} ${n}`),
+          row("index", INDEX_STATE),
+          row("store size", `${mib(bytes)} (cap ${configured.maxSizeMb} MiB)`),
+          ...(configured.enabled
+            ? []
+            : [row("enabled", "no (memory.extended.enabled is false: sessions neither store nor recall atoms)")])
+        ]
+        return {
+          text: lines.join("\n"),
+          json: {
+            enabled: configured.enabled,
+            live: state.live.length,
+            quarantined: state.quarantine.length,
+            reasons,
+            index: "none",
+            store_bytes: bytes,
+            cap_bytes: cap
+          }
+        }
+      })
+    )
+  )
+).pipe(
+  Command.withDescription(
+    "live and quarantined atoms (quarantine by reason), the vector index, the store's size against its cap"
+  )
+)
+
+const quarantine = Command.make("quarantine", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.map(listQuarantine(), (entries) => ({
+        text:
+          entries.length === 0
+            ? "No atoms in quarantine."
+            : [
+                `${entries.length} atom(s) in quarantine (excluded from recall):`,
+                "",
+                ...entries.flatMap((q) => [
+                  `• ${q.atom.id} [${printable(q.atom.source_class)}] ${printable(truncate(q.atom.text, 120))}`,
+                  ...(q.reason === "" ? [] : [`  reason: ${printable(truncate(q.reason, 120))}`])
+                ]),
+                "",
+                "Review and restore with: tmem atoms promote <atom_id>"
+              ].join("\n"),
+        json: entries.map((q) => ({
+          id: q.atom.id,
+          source_class: q.atom.source_class,
+          type: q.atom.type,
+          text: q.atom.text,
+          reason: q.reason,
+          quarantined_at: q.quarantined_at
+        }))
+      }))
+    )
+  )
+).pipe(Command.withDescription("the atoms held out of recall (newest first), with why"))
+
+const promote = Command.make("promote", { id: atomIdArg }, ({ id }) =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.flatMap(checkedId("atom_id", id), (checked) =>
+        Effect.as(promoteAtom(checked), {
+          text: `promoted atom ${goQuote(checked)} — it can now be recalled into future sessions`,
+          json: { atom_id: checked, promoted: true }
+        })
+      )
+    )
+  )
+).pipe(
+  Command.withDescription(
+    "release a quarantined atom after review: stored as user_approved (a person's act; agents cannot do this)"
+  )
+)
+
+const forget = Command.make("forget", { id: atomIdArg }, ({ id }) =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.flatMap(checkedId("atom_id", id), (checked) =>
+        Effect.as(forgetAtom(checked), {
+          text: `forgot atom ${goQuote(checked)}`,
+          json: { atom_id: checked, forgotten: true }
+        })
+      )
+    )
+  )
+).pipe(Command.withDescription("remove an atom from the live store or the quarantine (the journal keeps the record)"))
+
+const pin = Command.make("pin", { id: atomIdArg }, ({ id }) =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.flatMap(checkedId("atom_id", id), (checked) =>
+        Effect.as(pinAtom(checked), {
+          text: `pinned atom ${goQuote(checked)}`,
+          json: { atom_id: checked, pinned: true }
+        })
+      )
+    )
+  )
+).pipe(Command.withDescription("keep a live atom through every eviction"))
+
+const prune = Command.make("prune", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.map(expireQuarantine(), (n) => ({
+        text: `pruned ${plural(n, "expired quarantine entry", "expired quarantine entries")}`,
+        json: { quarantine_expired: n }
+      }))
+    )
+  )
+).pipe(
+  Command.withDescription(
+    "run the expiry passes now: quarantine entries past quarantine_ttl_days " +
+      "(the quarantine only, for now: pending user-model reviews come with the user model)"
+  )
+)
+
+const NO_TERMINAL =
+  "tmem: atoms triage needs a terminal on stdin; use tmem atoms quarantine, promote and forget instead"
+
+const triage = Command.make("triage", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    // nobody can answer a pipe: refuse before reading anything rather than skip every entry
+    process.stdin.isTTY !== true
+      ? refuse(g, NO_TERMINAL)
+      : atomsReport(g, () =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const entries = yield* listQuarantine()
+              if (entries.length === 0)
+                return {
+                  text: "No atoms in quarantine.",
+                  json: { promoted: [], forgotten: [], skipped: [], failed: [] }
+                }
+              const io = yield* terminalIo({ input: process.stdin, output: process.stderr })
+              const r = yield* triageWalk(entries, io, { promote: promoteAtom, forget: forgetAtom })
+              return {
+                text:
+                  `triage: ${r.promoted.length} promoted, ${r.forgotten.length} forgotten, ` +
+                  `${r.skipped.length} skipped` +
+                  (r.failed.length > 0 ? `, ${r.failed.length} failed` : ""),
+                json: r
+              }
+            })
+          )
+        )
+  )
+).pipe(
+  Command.withDescription("walk through the quarantine (newest first) on a terminal: promote, forget or skip each atom")
+)
+
+// The user model and its pending-review queue (spec §14) are not built: nothing is ever pending.
+const pending = Command.make("pending", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () => Effect.succeed({ text: "No pending user-model reviews.", json: [] }))
+  )
+).pipe(Command.withDescription("user-model inferences waiting for a person (none until the user model is built)"))
+
+const pendingNotFound = (g: Globals, id: string) =>
+  atomsReport(g, () =>
+    Effect.flatMap(checkedId("pending_id", id), (checked) =>
+      Effect.fail({ message: `user model: pending review ${goQuote(checked)} not found` })
+    )
+  )
+
+const confirm = Command.make("confirm", { id: pendingIdArg }, ({ id }) =>
+  Effect.flatMap(tmem, (g) => pendingNotFound(g, id))
+).pipe(Command.withDescription("accept a pending user-model inference (a person's act)"))
+
+const reject = Command.make("reject", { id: pendingIdArg }, ({ id }) =>
+  Effect.flatMap(tmem, (g) => pendingNotFound(g, id))
+).pipe(Command.withDescription("drop a pending user-model inference"))
+
+/** A subcommand the spec names whose machinery is not built: it fails loudly, so a script does not go on unaware. */
+const notYet = (name: string, missing: string, description: string) =>
+  Command.make(name, {}, () =>
+    Effect.flatMap(tmem, (g) => refuse(g, `tmem: atoms ${name} is not available yet: ${missing}`))
+  ).pipe(Command.withDescription(`${description} (not available yet)`))
+
+const compact = notYet(
+  "compact",
+  "the persisted atom vector index has not been built (recall embeds atoms on demand)",
+  "rebuild and save the atom vector index"
+)
+const consolidate = notYet(
+  "consolidate",
+  "atom consolidation has not been built",
+  "merge near-duplicate atoms with the model"
+)
+const nudges = notYet("nudges", "proactive nudges have not been built", "preview proactive nudges")
+
+export const atoms = Command.make("atoms").pipe(
+  Command.withDescription("Extended Memory (atoms): stats, quarantine review, promote, forget, pin, prune, triage"),
+  Command.withSubcommands([
+    stats,
+    quarantine,
+    promote,
+    forget,
+    pin,
+    prune,
+    triage,
+    pending,
+    confirm,
+    reject,
+    compact,
+    consolidate,
+    nudges
+  ])
+)
