@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import { type Atom, isTrustedClass } from "../../../src/domain/atoms/atom.js"
 import {
   type AtomCommand,
+  type AtomEvent,
   type AtomPolicy,
   type AtomStoreState,
   decideAtoms,
@@ -62,6 +63,20 @@ const policyArb: fc.Arbitrary<AtomPolicy> = fc.record({
   halfLifeDays: fc.constantFrom(7, 30),
   quarantineTtlDays: fc.constantFrom(3, 7)
 })
+
+/** The state and every event the commands produced, refused commands skipped. */
+const replay = (p: AtomPolicy, commands: ReadonlyArray<AtomCommand>) => {
+  let state = initialAtomStore
+  const events: Array<AtomEvent> = []
+  for (const c of commands) {
+    const r = decideAtoms(p)(c, state)
+    if (Either.isRight(r)) {
+      events.push(...r.right)
+      state = foldAtoms(state, r.right)
+    }
+  }
+  return { state, events }
+}
 
 const runAll = (p: AtomPolicy, commands: ReadonlyArray<AtomCommand>, each: (s: AtomStoreState) => void) => {
   let state = initialAtomStore
@@ -134,15 +149,7 @@ describe("atom store properties (issue 13)", () => {
   it("the one-pass fold equals folding event by event, from any intermediate state", () => {
     fc.assert(
       fc.property(policyArb, fc.array(command, { minLength: 5, maxLength: 40 }), (p, commands) => {
-        let state = initialAtomStore
-        const events = []
-        for (const c of commands) {
-          const r = decideAtoms(p)(c, state)
-          if (Either.isRight(r)) {
-            events.push(...r.right)
-            state = foldAtoms(state, r.right)
-          }
-        }
+        const { state, events } = replay(p, commands)
         expect(events.reduce(evolveAtoms, initialAtomStore)).toStrictEqual(state)
         const k = Math.floor(events.length / 2)
         expect(foldAtoms(foldAtoms(initialAtomStore, events.slice(0, k)), events.slice(k))).toStrictEqual(state)
@@ -156,15 +163,7 @@ describe("the atom stream's codec", () => {
   it("a reachable state survives its snapshot schema, and events their schema", () => {
     fc.assert(
       fc.property(policyArb, fc.array(command, { minLength: 5, maxLength: 30 }), (p, commands) => {
-        let state = initialAtomStore
-        const events = []
-        for (const c of commands) {
-          const r = decideAtoms(p)(c, state)
-          if (Either.isRight(r)) {
-            events.push(...r.right)
-            state = foldAtoms(state, r.right)
-          }
-        }
+        const { state, events } = replay(p, commands)
         const snapshot = atomCodec.snapshot!
         expect(Schema.decodeUnknownSync(snapshot)(Schema.encodeSync(snapshot)(state))).toStrictEqual(state)
         const batch = Schema.Array(atomCodec.events)
