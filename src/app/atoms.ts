@@ -1,5 +1,6 @@
-import { Effect, Either, Random } from "effect"
+import { Duration, Effect, Either, Option, Random } from "effect"
 import { type Atom, type AtomInput, isTrustedClass, normaliseAtom, retention } from "../domain/atoms/atom.js"
+import { extractionRequest, parseExtraction } from "../domain/atoms/extraction.js"
 import { compositeScore, renderRecallBlock } from "../domain/atoms/recallBlock.js"
 import { scanForWrite } from "../domain/scan/index.js"
 import {
@@ -20,6 +21,7 @@ import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { mergeBlocker } from "../domain/facts/decider.js"
 import { Embedder, similaritiesOf } from "../ports/Embedder.js"
 import { EventStore } from "../ports/EventStore.js"
+import { Llm } from "../ports/Llm.js"
 import { handleCommand } from "./commandHandler.js"
 import { nowIso } from "./clock.js"
 import { secondOpinion } from "./guard.js"
@@ -239,3 +241,35 @@ export const atomRecallBlock = Effect.fn("atomRecallBlock")(
   },
   Effect.catchAll(() => Effect.succeed(""))
 )
+
+/** The longest a per-turn extraction waits for the model (spec extended §10.1). */
+export const EXTRACTION_TIMEOUT = Duration.seconds(30)
+
+/**
+ * Per-turn extraction (spec extended §10): the user's message, without any wrapped untrusted content, asked of the
+ * model for durable atoms, which then take the one write path as `user_said` (stored `user_approved`). Never for a
+ * sub-agent's "user" message: that is the parent model's text (§10.2), and its callers pass `subagent`. No model,
+ * a failed or unparseable answer, or extended memory off: nothing, never an error.
+ */
+export const extractAtoms = Effect.fn("extractAtoms")(function* (
+  message: string,
+  options: { readonly sessionId?: string; readonly subagent?: boolean } = {}
+) {
+  const config = (yield* Settings).extended
+  const nothing: ReadonlyArray<AtomLanding> = []
+  if (!config.enabled || !config.autoExtractPerTurn || options.subagent === true) return nothing
+  const llm = yield* Llm
+  const request = extractionRequest(message)
+  if (!llm.info.available || request === undefined) return nothing
+  const reply = yield* llm
+    .complete({ system: request.system, messages: [{ role: "user", content: request.user }], maxTokens: 1024 })
+    .pipe(Effect.timeoutOption(EXTRACTION_TIMEOUT), Effect.option)
+  if (Option.isNone(reply) || Option.isNone(reply.value)) return nothing
+  const parsed = parseExtraction(reply.value.value, yield* nowIso, () => "")
+  if (parsed.kind !== "atoms") return nothing
+  const context = options.sessionId === undefined ? {} : { session_id: options.sessionId }
+  // the write path gives each a fresh id
+  return yield* addAtoms(
+    parsed.atoms.map(({ id: _, ...atom }) => ({ ...atom, context: { ...atom.context, ...context } }))
+  )
+})

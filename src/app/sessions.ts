@@ -46,6 +46,7 @@ import { Background } from "./Background.js"
 import { consolidateAtSessionEnd } from "./consolidation.js"
 import { markExtractionPending, pendingExtractions, settleExtraction, storeEpisode } from "./episodes.js"
 import { addFact } from "./facts.js"
+import { extractAtoms } from "./atoms.js"
 import { type Opinion, secondOpinion } from "./guard.js"
 import { blockedLine } from "../domain/facts/blocked.js"
 import type { Guard } from "../ports/Guard.js"
@@ -96,11 +97,16 @@ export const recordMessage = Effect.fn("recordMessage")(function* (
   sessionId: string,
   message: ChatMessage,
   zone: TrustZone,
-  buffer?: BufferRole
+  buffer?: BufferRole,
+  options: { readonly subagent?: boolean } = {}
 ) {
   const config = yield* Settings
   const opinion = yield* bufferOpinion(config, message, buffer)
-  return yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at, opinion))
+  const recorded = yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at, opinion))
+  // the user's own input feeds Extended Memory's per-turn extraction, in the background (spec extended §10.1)
+  if (buffer === "user" && message.role === "user" && config.extended.enabled && options.subagent !== true)
+    yield* inBackground(`extracting atoms from ${sessionId}`, extractAtoms(message.content, { sessionId }))
+  return recorded
 })
 
 /**
