@@ -5,7 +5,8 @@
 import { credentialCodes } from "./credentials.js"
 import { hasMixedConfusableWord } from "./confusable.js"
 import type { Finding } from "./finding.js"
-import { INJECTION_PATTERNS } from "./injection.js"
+import { decodedBase64 } from "./families/encoded.js"
+import { INJECTION_PATTERNS, patternMatches } from "./injection.js"
 import { foldForm, hasHiddenUnicode, normForm } from "./text.js"
 import { factLooksUnsafe } from "./unsafe.js"
 
@@ -16,6 +17,15 @@ const HIDDEN: Finding = { family: "invisible", code: "hidden-unicode", label: "h
 const CONFUSABLE: Finding = { family: "confusable", code: "mixed-confusable-script", label: "mixed confusable script" }
 const UNSAFE: Finding = { family: "unsafe", code: "remote-fetch-piped-to-shell", label: "remote fetch piped to shell" }
 const CREDENTIAL_LABEL = "potential credential material"
+// A base64 blob that decodes to an order is reported as the spec's encoded-payload row would report it.
+const BASE64_PAYLOAD = "base64-payload"
+const ENCODED: Finding = { family: "injection", code: BASE64_PAYLOAD, label: "base64-encoded payload" }
+
+const isInjection = (text: string): boolean => {
+  const norm = normForm(text)
+  const fold = foldForm(norm)
+  return INJECTION_PATTERNS.some((p) => patternMatches(p, norm, fold))
+}
 
 // Lazy so that a write path, which needs only the first finding, skips the later (costlier) steps.
 function* findings(text: string): Generator<Finding> {
@@ -23,10 +33,15 @@ function* findings(text: string): Generator<Finding> {
   if (hasMixedConfusableWord(text)) yield CONFUSABLE
   const norm = normForm(text)
   const fold = foldForm(norm)
-  for (const { code, label, regex, gate } of INJECTION_PATTERNS) {
-    if (gate !== undefined && !gate.test(norm) && (fold === norm || !gate.test(fold))) continue
-    if (regex.test(norm) || (fold !== norm && regex.test(fold))) yield { family: "injection", code, label }
+  // A family may split one code over several rows, each behind its own gate; a code is reported once.
+  const reported = new Set<string>()
+  for (const pattern of INJECTION_PATTERNS) {
+    if (reported.has(pattern.code) || !patternMatches(pattern, norm, fold)) continue
+    reported.add(pattern.code)
+    yield { family: "injection", code: pattern.code, label: pattern.label }
   }
+  // After the table: decoding is the costliest check, and a blob without a marker is the rarer attack.
+  if (!reported.has(BASE64_PAYLOAD) && decodedBase64(text).some(isInjection)) yield ENCODED
   for (const code of credentialCodes(text)) yield { family: "credential", code, label: CREDENTIAL_LABEL }
 }
 

@@ -185,24 +185,66 @@ const HOMOGLYPHS: Readonly<Record<string, string>> = {
   ɩ: "i",
   ɪ: "i",
   ʏ: "y",
+  // small capitals, which "fancy text" generators use for a whole word
+  ᴀ: "a",
+  ʙ: "b",
   ᴄ: "c",
+  ᴅ: "d",
+  ᴇ: "e",
+  ꜰ: "f",
+  ɢ: "g",
+  ʜ: "h",
+  ᴊ: "j",
+  ᴋ: "k",
+  ʟ: "l",
+  ᴍ: "m",
+  ɴ: "n",
   ᴏ: "o",
+  ᴘ: "p",
+  ǫ: "q",
+  ʀ: "r",
+  ꜱ: "s",
+  ᴛ: "t",
+  ᴜ: "u",
   ᴠ: "v",
   ᴡ: "w",
-  ᴢ: "z"
+  ᴢ: "z",
+  // curly apostrophes, so "don’t" reads as "don't"
+  "‘": "'",
+  "’": "'",
+  ʼ: "'"
 }
 const HOMOGLYPH = new RegExp(`[${Object.keys(HOMOGLYPHS).join("")}]`, "gu")
 const COMBINING_MARK = /\p{Mn}/gu
 
+// Digits standing for letters ("1gn0re prev10us 1nstruct10ns", "s3cr3t", "y0ur"), read back only inside a word of
+// four or more characters with two letters or more, where a letter follows, and where the word has two such digits
+// or one between letters: "ipv4", "python3", "node20", "x86_64", "k8s", "1Password", "10 ms" and "2024" keep their
+// digits (and so most technical text keeps one form to scan, not two).
+const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t" }
+const DIGIT_WORD = /\b(?=[a-z0-9]*[a-z][a-z0-9]*[a-z])[a-z0-9]*[013457][a-z][a-z0-9]*\b/g
+const LEET_RUN = /(?<![0-9])[013457]+(?=[a-z])/g
+const TWO_LEET = /[013457][^013457]*[013457]/
+const LEET_INSIDE = /[a-z][013457]+[a-z]/
+const unleet = (s: string): string =>
+  s.replace(DIGIT_WORD, (word) =>
+    word.length < 4 || !(TWO_LEET.test(word) || LEET_INSIDE.test(word))
+      ? word
+      : word.replace(LEET_RUN, (run) => [...run].map((d) => LEET[d] ?? d).join(""))
+  )
+
 /**
  * Spec `fold`: `norm` with compatibility forms (fullwidth, mathematical, ligatures) decomposed, combining marks
- * dropped (so "ìgnore" reads "ignore") and homoglyphs mapped to their ASCII look-alikes.
+ * dropped (so "ìgnore" reads "ignore"), homoglyphs and small capitals mapped to their ASCII look-alikes, and digits
+ * written for letters inside words read as those letters.
  */
 export const foldForm = (norm: string): string =>
-  collapse(
-    norm
-      .normalize("NFKD")
-      .replace(COMBINING_MARK, "")
-      .toLowerCase()
-      .replace(HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c)
+  unleet(
+    collapse(
+      norm
+        .normalize("NFKD")
+        .replace(COMBINING_MARK, "")
+        .toLowerCase()
+        .replace(HOMOGLYPH, (c) => HOMOGLYPHS[c] ?? c)
+    )
   )

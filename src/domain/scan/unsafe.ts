@@ -14,8 +14,13 @@ const FETCH_SUBSHELL = /\$\(\s*(curl|wget|fetch)\b/i
 
 const FETCH = String.raw`(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)`
 const SHELL = String.raw`(?:ba|z|k|da|fi|c|tc|a)?sh|pwsh|powershell`
-// what may stand between a pipe and the program it feeds: sudo (with its options) and variable assignments
-const PREFIX = String.raw`(?:sudo(?:\s+-{1,2}[\w-]+)*\s+|env\s+|\w+=\S*\s+)*`
+// what may stand between a pipe and the program it feeds: sudo or doas (with their options, `-u root` included)
+// and variable assignments. An option's argument is never a prefix word, so each text parses one way only.
+const PREFIX =
+  String.raw`(?:(?:sudo|doas)(?:\s+(?:-u|-g|--user|--group)\s+(?!sudo\b|doas\b|env\b|-)[\w.-]+` +
+  String.raw`|\s+-{1,2}[\w-]+)*\s+|env\s+|\w+=\S*\s+)*`
+// a copy kept on the way: `curl … | tee /tmp/i.sh | bash`
+const TEE = String.raw`(?:tee\b[^\n|]*\|\s*)?`
 // an interpreter that runs what it reads on stdin: no arguments, or only "-"
 const STDIN_INTERPRETER = String.raw`(?:python[23]?(?:\.\d+)?|perl|ruby|node|php|${SHELL})(?:\s+-)?\s*(?:$|[;&|)\n])`
 
@@ -23,7 +28,7 @@ const VARIANTS: ReadonlyArray<{ readonly tail: RegExp; readonly full: RegExp }> 
   // curl … | sudo bash, curl … | env X=1 sh, curl … | python3 - (not `| python -m json.tool`: that reads data)
   {
     tail: /\|/,
-    full: new RegExp(String.raw`\b${FETCH}\b[^\n|]*\|\s*${PREFIX}(?:(?:${SHELL})\b|${STDIN_INTERPRETER})`, "im")
+    full: new RegExp(String.raw`\b${FETCH}\b[^\n|]*\|\s*${TEE}${PREFIX}(?:(?:${SHELL})\b|${STDIN_INTERPRETER})`, "im")
   },
   // bash <(curl …), source <(wget …), python <(curl …)
   { tail: /<\(/, full: new RegExp(String.raw`<\(\s*${PREFIX}${FETCH}\b`, "i") },
@@ -46,6 +51,11 @@ const VARIANTS: ReadonlyArray<{ readonly tail: RegExp; readonly full: RegExp }> 
         String.raw`|\[scriptblock\]::create\(\s*\(*\s*${FETCH}\b`,
       "i"
     )
+  },
+  // exec(urlopen(…).read()), eval(requests.get(…).text): an interpreter's own download handed to exec
+  {
+    tail: /\b(?:exec|eval)\s*\(/i,
+    full: /\b(?:exec|eval)\s*\([^\n)]{0,40}?\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|fetch)\s*\(/i
   }
 ]
 
@@ -57,9 +67,15 @@ const SAVED = new RegExp(
     String.raw`|\bwget\s+(?:-\S+\s+)*\S*\/([\w.-]+)`,
   "gi"
 )
-const RUN = new RegExp(String.raw`(?:&&|;)\s*${PREFIX}(?:${SHELL})\s+(?:\S*\/)?([\w.-]+)`, "gi")
+const RUN = new RegExp(
+  String.raw`(?:&&|;)\s*${PREFIX}(?:(?:${SHELL})\s+(?:\S*\/)?|(?:\.{0,2}|~)\/(?:[^\s\/;&|]+\/)*)([\w.-]+)`,
+  "gi"
+)
 
-/** curl -o setup.sh URL && bash setup.sh, wget https://x/install.sh; sudo sh ./install.sh: the file just fetched. */
+/**
+ * curl -o setup.sh URL && bash setup.sh, wget https://x/install.sh; sudo sh ./install.sh, curl -o /tmp/a.sh URL &&
+ * chmod +x /tmp/a.sh && /tmp/a.sh: the file just fetched, run by a shell or by its path.
+ */
 const runsWhatItFetched = (text: string): boolean => {
   if (!/&&|;/.test(text)) return false
   for (const line of text.split("\n")) {

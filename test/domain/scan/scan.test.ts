@@ -1,22 +1,17 @@
 import { describe, expect, it } from "vitest"
 import { rejectionMessage, scanContent, scanForWrite } from "../../../src/domain/scan/index.js"
-import { ATTACKS, LABELS, ORDINARY_FACTS } from "./corpus.js"
+import { ATTACKS, FAMILIES, LABELS, ORDINARY_FACTS } from "./corpus.js"
+import { GENERAL_FACTS } from "./corpus/general.js"
 
-const familyOf = (code: string): string =>
-  code === "hidden-unicode"
-    ? "invisible"
-    : code === "mixed-confusable-script"
-      ? "confusable"
-      : LABELS[code] === "potential credential material"
-        ? "credential"
-        : "injection"
-
+// Each family's attacks and near misses are run by its own file under families/.
 describe("attack corpus", () => {
-  const cases = ATTACKS.map(([text, code, first]) => ({ text, code, first }))
-  it.each(cases)("refuses $text ($code)", ({ text, code, first }) => {
-    const findings = scanContent(text)
-    expect(findings).toContainEqual({ family: familyOf(code), code, label: LABELS[code] })
-    expect(scanForWrite(text)?.code).toBe(first ?? code)
+  it("has at least 420 attacks, each with a label, in families of at least three", () => {
+    expect(ATTACKS.length).toBeGreaterThanOrEqual(420)
+    for (const [text, code, first] of ATTACKS) {
+      expect(LABELS[code], text).toBeDefined()
+      if (first !== undefined) expect(LABELS[first], text).toBeDefined()
+    }
+    for (const family of FAMILIES) expect(family.attacks.length, family.name).toBeGreaterThanOrEqual(3)
   })
 
   it("has at least three examples for every label", () => {
@@ -38,9 +33,9 @@ describe("attack corpus", () => {
 })
 
 describe("ordinary facts", () => {
-  it("has at least 80 entries", () => expect(ORDINARY_FACTS.length).toBeGreaterThanOrEqual(80))
+  it("has at least 420 entries", () => expect(ORDINARY_FACTS.length).toBeGreaterThanOrEqual(420))
 
-  it.each(ORDINARY_FACTS)("passes %j", (text) => {
+  it.each(GENERAL_FACTS)("passes %j", (text) => {
     expect(scanContent(text)).toEqual([])
     expect(scanForWrite(text)).toBeUndefined()
   })
@@ -53,6 +48,7 @@ describe("scanContent", () => {
       "hidden-unicode",
       "mixed-confusable-script",
       "ignore-previous-instructions",
+      "instruction-override",
       "openai-key"
     ])
   })
