@@ -9,12 +9,15 @@ import { runEvalRecallBench } from "./evalRecall.js"
 import { runHttpBench } from "./http.js"
 import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
+import { runScannerBench } from "./scanner.js"
 
 console.log(
   `# tiered-memory benchmarks (${new Date().toISOString()}, node ${process.version}, ` +
     `${(await import("node:os")).cpus().length} cores)\n`
 )
 console.log(await runDurableAddBench())
+// next to the durable add: what the scan costs a write, and what it refuses
+console.log(await runScannerBench())
 console.log(runColdStartBench())
 console.log(await runRpBench())
 console.log(await runConsolidationBench())
