@@ -270,6 +270,13 @@ export const extractAtoms = Effect.fn("extractAtoms")(function* (
   const context = options.sessionId === undefined ? {} : { session_id: options.sessionId }
   // the write path gives each a fresh id
   return yield* addAtoms(
-    parsed.atoms.map(({ id: _, ...atom }) => ({ ...atom, context: { ...atom.context, ...context } }))
+    parsed.atoms.map((a) => ({
+      text: a.text,
+      type: a.type,
+      source_class: a.source_class,
+      created_at: a.created_at,
+      context: { ...a.context, ...context },
+      ...(a.confidence !== undefined ? { confidence: a.confidence } : {})
+    }))
   )
 })
