@@ -11,7 +11,7 @@ import {
   decideAtoms,
   ExtendedDisabled,
   type IncomingAtom,
-  planStore,
+  decideStore,
   type QuarantinedAtom,
   type StorePlan,
   recallableAtoms
@@ -120,39 +120,39 @@ export const addAtoms = Effect.fn("addAtoms")(function* (inputs: ReadonlyArray<A
     }
   }
   const config = (yield* Settings).extended
-  const live = recallableAtoms((yield* loadAtoms()).state)
-  const incoming: Array<IncomingAtom> = []
-  for (const atom of normalised) {
-    // the guard sees only what would be stored live: a tainted atom is quarantined whatever it says
-    const trusted = isTrustedClass(atom.source_class)
-    const opinion = trusted ? yield* secondOpinion(atom.text, "atom") : {}
-    const match = trusted && config.semanticDedupThreshold > 0 ? yield* semanticTwin(live, atom.text) : undefined
-    incoming.push({ atom, refused: opinion.refused?.message, match })
-  }
+  // the guard's opinion once per text, outside the lock; a tainted atom is quarantined whatever it says
+  const refusals: Array<string | undefined> = []
+  for (const atom of normalised)
+    refusals.push(
+      isTrustedClass(atom.source_class) ? (yield* secondOpinion(atom.text, "atom")).refused?.message : undefined
+    )
   const policy = atomPolicy(config)
   // the plan the decider followed on the state it decided on (a conflict re-plans on the new state)
-  let plan: StorePlan = { events: [], failures: [] }
-  yield* execute((state, at) =>
-    Effect.sync(() => {
-      plan = planStore(state, incoming, policy, at)
-      return { _tag: "StoreAtoms", atoms: incoming, at } as const
-    })
-  )
-  const failed = new Map(plan.failures.map((f) => [f.index, f.error.message]))
-  const byId = new Map<string, AtomLanding>()
-  for (const e of plan.events) {
-    if (e._tag === "AtomStored") byId.set(e.atom.id, { kind: "stored", atom: e.atom })
-    if (e._tag === "AtomQuarantined") byId.set(e.entry.atom.id, { kind: "quarantined", entry: e.entry })
-  }
-  // a refresh names the live twin: the atoms without a landing of their own are the refreshes, in order
-  const refreshes = plan.events.flatMap((e) => (e._tag === "AtomRefreshed" ? [e.id] : []))
+  let plan: StorePlan = { events: [], outcomes: [] }
+  yield* handleCommand({
+    stream: ATOMS_STREAM,
+    codec: atomCodec,
+    decide: (state: AtomStoreState, at: string) =>
+      Effect.gen(function* () {
+        const live = recallableAtoms(state)
+        const incoming: Array<IncomingAtom> = []
+        for (const [i, atom] of normalised.entries()) {
+          const match =
+            refusals[i] === undefined && isTrustedClass(atom.source_class) && config.semanticDedupThreshold > 0
+              ? yield* semanticTwin(live, atom.text)
+              : undefined
+          incoming.push({ atom, refused: refusals[i], match })
+        }
+        const decided = decideStore(state, incoming, policy, at)
+        plan = decided.plan
+        return yield* decided.decision
+      })
+  })
   let next = 0
   return landings.map((l): AtomLanding => {
     if (l !== undefined) return l
-    const index = next++
-    const message = failed.get(index)
-    if (message !== undefined) return { kind: "failed", message }
-    return byId.get(normalised[index]!.id) ?? { kind: "refreshed", id: refreshes.shift() ?? normalised[index]!.id }
+    const outcome = plan.outcomes[next++]!
+    return outcome.kind === "failed" ? { kind: "failed", message: outcome.error.message } : outcome
   })
 })
 

@@ -49,7 +49,7 @@ import { addFact } from "./facts.js"
 import { extractAtoms } from "./atoms.js"
 import { type Opinion, secondOpinion } from "./guard.js"
 import { blockedLine } from "../domain/facts/blocked.js"
-import type { Guard } from "../ports/Guard.js"
+import { Guard } from "../ports/Guard.js"
 import { Settings } from "./Settings.js"
 
 /** A session id that cannot name a stream (and so no journal file). */
@@ -114,9 +114,12 @@ export const recordMessage = Effect.fn("recordMessage")(function* (
  * the write and only about text the local scan passed; none when there is no line or no guard.
  */
 const bufferOpinion = (config: MemoryConfig, message: ChatMessage, buffer: BufferRole | undefined) =>
-  buffer === undefined || !config.bufferEnabled || scanForWrite(message.content) !== undefined
-    ? Effect.succeed<Opinion>({})
-    : secondOpinion(message.content, "buffer")
+  Effect.flatMap(Guard, (guard) =>
+    // every recorded message passes here: with no guard to ask, the local scan is not run for nothing
+    buffer === undefined || !config.bufferEnabled || !guard.info.active || scanForWrite(message.content) !== undefined
+      ? Effect.succeed<Opinion>({})
+      : secondOpinion(message.content, "buffer")
+  )
 
 /** The command recording one message: its taint judged now, against the zone, with its Tier 2 line if it gets one. */
 const recordCommand = (

@@ -146,10 +146,25 @@ const VECTOR_BYTES = 256 * 4 + 64
 const HEADROOM = 4096
 const DAY_MS = 86_400_000
 
+/**
+ * A value computed once per atom or entry object: every write walks the whole store (the cap, exact dedup), and
+ * states share their unchanged atoms, so each is measured once, not on every write.
+ */
+const perObject = <K extends object, V>(compute: (k: K) => V) => {
+  const known = new WeakMap<K, V>()
+  return (k: K): V => {
+    let v = known.get(k)
+    if (v === undefined) known.set(k, (v = compute(k)))
+    return v
+  }
+}
+
 /** What a live atom costs the cap: its text, its metadata and its vector (the spec's estimate, §7.3). */
-export const liveFootprint = (a: Atom): number => utf8Bytes(a.text) + METADATA_BYTES + VECTOR_BYTES
+export const liveFootprint = perObject((a: Atom): number => utf8Bytes(a.text) + METADATA_BYTES + VECTOR_BYTES)
 /** What a quarantine entry costs the cap: its JSON. */
-export const quarantineFootprint = (q: QuarantinedAtom): number => utf8Bytes(JSON.stringify(q)) + 4
+export const quarantineFootprint = perObject((q: QuarantinedAtom): number => utf8Bytes(JSON.stringify(q)) + 4)
+/** A live atom's exact-dedup key (§11.1). */
+const dedupKey = perObject((a: Atom): string => normalisedText(a.text))
 
 /** Bytes the store counts against its cap. */
 export const storeBytes = (s: AtomStoreState): number =>
@@ -203,10 +218,17 @@ const scanRefusal = (incoming: IncomingAtom): string | undefined => {
   return truncateBytes(`scan_rejected: ${message.replace(/^memory: /, "extended memory: ")}`, REASON_MAX_BYTES)
 }
 
-/** A batch's plan: the events, and for each atom that could not be stored, its position and why. */
+/** Where one atom of a batch landed. */
+export type AtomOutcome =
+  | { readonly kind: "stored"; readonly atom: Atom }
+  | { readonly kind: "refreshed"; readonly id: string }
+  | { readonly kind: "quarantined"; readonly entry: QuarantinedAtom }
+  | { readonly kind: "failed"; readonly error: AtomError }
+
+/** A batch's plan: the events, and where each atom landed, in the batch's order. */
 export interface StorePlan {
   readonly events: ReadonlyArray<AtomEvent>
-  readonly failures: ReadonlyArray<{ readonly index: number; readonly error: AtomError }>
+  readonly outcomes: ReadonlyArray<AtomOutcome>
 }
 
 /**
@@ -224,7 +246,7 @@ export const planStore = (
   options: { readonly scan?: boolean } = {}
 ): StorePlan => {
   const events: Array<AtomEvent> = []
-  const failures: Array<{ index: number; error: AtomError }> = []
+  const outcomes: Array<AtomOutcome> = []
   let s = state
   const emit = (e: AtomEvent) => {
     events.push(e)
@@ -232,12 +254,11 @@ export const planStore = (
   }
   const expired = expiredQuarantine(s, at, policy.quarantineTtlDays)
   if (expired.length > 0) emit(QuarantineExpired.make({ ids: expired, at }))
-  atoms.forEach((incoming, index) => {
+  const landing = (incoming: IncomingAtom): AtomOutcome => {
     const atom = incoming.atom
-    if (!validAtomId(atom.id))
-      return void failures.push({ index, error: new InvalidAtom({ reason: "invalid id", id: atom.id }) })
+    if (!validAtomId(atom.id)) return { kind: "failed", error: new InvalidAtom({ reason: "invalid id", id: atom.id }) }
     if (atom.text.trim() === "")
-      return void failures.push({ index, error: new InvalidAtom({ reason: "empty text", id: atom.id }) })
+      return { kind: "failed", error: new InvalidAtom({ reason: "empty text", id: atom.id }) }
     const refusal = options.scan === false ? undefined : scanRefusal(incoming)
     const same = liveById(s, atom.id)
     // a write under a live atom's id replaces that atom, and keeps its pin (pinned atoms never silently go)
@@ -250,21 +271,24 @@ export const planStore = (
     // what this atom will cost if it lands where it is headed (quarantine keeps the full text)
     const destination =
       refusal !== undefined ? "scan" : !isTrustedClass(atom.source_class) ? "tainted" : ("live" as const)
-    if (destination !== "live" && same !== undefined)
-      return void failures.push({ index, error: new AtomIdInUse({ id: atom.id }) })
+    if (destination !== "live" && same !== undefined) return { kind: "failed", error: new AtomIdInUse({ id: atom.id }) }
     // the whole footprint it will have, vector estimate included, so a write never leaves the store over its cap
     const cost = destination === "live" ? liveFootprint(stored) : quarantineFootprint(quarantined(refusal ?? "tainted"))
     const eviction = evictionFor(s, cost, policy, at)
     if (eviction === undefined)
-      return void failures.push({ index, error: new CapUnmet({ need: storeBytes(s) + cost - policy.maxBytes }) })
+      return { kind: "failed", error: new CapUnmet({ need: storeBytes(s) + cost - policy.maxBytes }) }
     if (eviction.ids.length > 0) emit(AtomsEvicted.make({ ids: eviction.ids, reason: "cap", at }))
-    if (destination === "scan") return void emit(AtomQuarantined.make({ entry: quarantined(refusal!), at }))
-    if (destination === "tainted") return void emit(AtomQuarantined.make({ entry: quarantined("tainted"), at }))
+    if (destination !== "live") {
+      const entry = quarantined(refusal ?? "tainted")
+      emit(AtomQuarantined.make({ entry, at }))
+      return { kind: "quarantined", entry }
+    }
+    const key = normalisedText(stored.text)
     const twin =
-      s.live.find((a) => normalisedText(a.text) === normalisedText(stored.text)) ??
+      s.live.find((a) => dedupKey(a) === key) ??
       (incoming.match !== undefined ? liveById(s, incoming.match) : undefined)
-    if (twin !== undefined && isTrustedClass(twin.source_class))
-      return void emit(
+    if (twin !== undefined && isTrustedClass(twin.source_class)) {
+      emit(
         AtomRefreshed.make({
           id: twin.id,
           created_at: atom.created_at,
@@ -272,9 +296,34 @@ export const planStore = (
           at
         })
       )
+      return { kind: "refreshed", id: twin.id }
+    }
     emit(AtomStored.make({ atom: stored, at }))
-  })
-  return { events, failures }
+    return { kind: "stored", atom: stored }
+  }
+  for (const incoming of atoms) outcomes.push(landing(incoming))
+  return { events, outcomes }
+}
+
+/** The first failure of a plan, if any. */
+const firstFailure = (plan: StorePlan): AtomError | undefined => {
+  for (const o of plan.outcomes) if (o.kind === "failed") return o.error
+  return undefined
+}
+
+/**
+ * A batch's decision and the plan behind it, for a caller that reports where each atom landed: a lone atom's failure
+ * is the caller's error; a batch keeps what it could store (§4 step 4).
+ */
+export const decideStore = (
+  state: AtomStoreState,
+  atoms: ReadonlyArray<IncomingAtom>,
+  policy: AtomPolicy,
+  at: string
+): { readonly decision: Either.Either<ReadonlyArray<AtomEvent>, AtomError>; readonly plan: StorePlan } => {
+  const plan = planStore(state, atoms, policy, at)
+  const failure = atoms.length === 1 ? firstFailure(plan) : undefined
+  return { decision: failure !== undefined ? Either.left(failure) : Either.right(plan.events), plan }
 }
 
 /** Decisions for the atom store. Time arrives inside the command. */
@@ -283,12 +332,8 @@ export const decideAtoms =
   (command: AtomCommand, state: AtomStoreState): Either.Either<ReadonlyArray<AtomEvent>, AtomError> => {
     if (!policy.enabled) return Either.left(new ExtendedDisabled())
     switch (command._tag) {
-      case "StoreAtoms": {
-        const plan = planStore(state, command.atoms, policy, command.at)
-        // a single atom's failure is the caller's error; a batch keeps what it could store (§4 step 4)
-        if (command.atoms.length === 1 && plan.failures.length > 0) return Either.left(plan.failures[0]!.error)
-        return Either.right(plan.events)
-      }
+      case "StoreAtoms":
+        return decideStore(state, command.atoms, policy, command.at).decision
       case "PromoteAtom": {
         const entry = quarantinedById(state, command.id)
         if (entry === undefined) return Either.left(new QuarantineNotFound({ id: command.id }))
@@ -298,7 +343,8 @@ export const decideAtoms =
         const plan = planStore(without, [{ atom: promoted, match: command.match }], policy, command.at, {
           scan: false
         })
-        if (plan.failures.length > 0) return Either.left(plan.failures[0]!.error)
+        const failure = firstFailure(plan)
+        if (failure !== undefined) return Either.left(failure)
         return Either.right([AtomPromoted.make({ id: command.id, at: command.at }), ...plan.events])
       }
       case "ForgetAtom":
