@@ -138,48 +138,41 @@ const quarantine = Command.make("quarantine", {}, () =>
   )
 ).pipe(Command.withDescription("the atoms held out of recall (newest first), with why"))
 
-const promote = Command.make("promote", { id: atomIdArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) =>
-    atomsReport(g, () =>
-      Effect.flatMap(checkedId("atom_id", id), (checked) =>
-        Effect.as(promoteAtom(checked), {
-          text: `promoted atom ${goQuote(checked)} — it can now be recalled into future sessions`,
-          json: { atom_id: checked, promoted: true }
-        })
+/** A command that acts on one atom by id: the id checked first, then the act, then its one line. */
+const onAtom = <E extends { readonly message: string }>(
+  name: string,
+  act: (id: string) => Effect.Effect<void, E, LiveServices>,
+  said: (quoted: string) => string,
+  done: "promoted" | "forgotten" | "pinned",
+  description: string
+) =>
+  Command.make(name, { id: atomIdArg }, ({ id }) =>
+    Effect.flatMap(tmem, (g) =>
+      atomsReport(g, () =>
+        Effect.flatMap(checkedId("atom_id", id), (checked) =>
+          Effect.as(act(checked), { text: said(goQuote(checked)), json: { atom_id: checked, [done]: true } })
+        )
       )
     )
-  )
-).pipe(
-  Command.withDescription(
-    "release a quarantined atom after review: stored as user_approved (a person's act; agents cannot do this)"
-  )
+  ).pipe(Command.withDescription(description))
+
+const promote = onAtom(
+  "promote",
+  promoteAtom,
+  (id) => `promoted atom ${id} — it can now be recalled into future sessions`,
+  "promoted",
+  "release a quarantined atom after review: stored as user_approved (a person's act; agents cannot do this)"
 )
 
-const forget = Command.make("forget", { id: atomIdArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) =>
-    atomsReport(g, () =>
-      Effect.flatMap(checkedId("atom_id", id), (checked) =>
-        Effect.as(forgetAtom(checked), {
-          text: `forgot atom ${goQuote(checked)}`,
-          json: { atom_id: checked, forgotten: true }
-        })
-      )
-    )
-  )
-).pipe(Command.withDescription("remove an atom from the live store or the quarantine (the journal keeps the record)"))
+const forget = onAtom(
+  "forget",
+  forgetAtom,
+  (id) => `forgot atom ${id}`,
+  "forgotten",
+  "remove an atom from the live store or the quarantine (the journal keeps the record)"
+)
 
-const pin = Command.make("pin", { id: atomIdArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) =>
-    atomsReport(g, () =>
-      Effect.flatMap(checkedId("atom_id", id), (checked) =>
-        Effect.as(pinAtom(checked), {
-          text: `pinned atom ${goQuote(checked)}`,
-          json: { atom_id: checked, pinned: true }
-        })
-      )
-    )
-  )
-).pipe(Command.withDescription("keep a live atom through every eviction"))
+const pin = onAtom("pin", pinAtom, (id) => `pinned atom ${id}`, "pinned", "keep a live atom through every eviction")
 
 const prune = Command.make("prune", {}, () =>
   Effect.flatMap(tmem, (g) =>
