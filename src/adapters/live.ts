@@ -1,3 +1,4 @@
+import * as path from "node:path"
 import { type Duration, Effect, Layer } from "effect"
 import * as Path from "node:path"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -5,6 +6,8 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { Background, BACKGROUND_DRAIN } from "../app/Background.js"
 import { EpisodeIndex } from "../app/EpisodeIndex.js"
+import { AtomIndex } from "../app/AtomIndex.js"
+import { EXTENDED_DIR } from "../domain/atoms/files.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
@@ -118,15 +121,27 @@ export const liveLayer = (options: LiveOptions) => {
         )
   // one value for both: a layer is built once per value, so the guard asks the app's own model client
   const llm = llmFor(options.config)
+  const embedder = embedderFor(options.config)
   return Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
-    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir })))
+    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir }))),
+    // atoms may have an embedder of their own (spec extended §8.1); their index lives beside the atom files
+    AtomIndex.layer.pipe(
+      Layer.provide(
+        Layer.merge(
+          DiskDerivedFiles.layer({ dir: path.join(dir, EXTENDED_DIR) }),
+          options.config.extended.embedding === undefined
+            ? embedder
+            : embedderFor({ ...options.config, embedding: options.config.extended.embedding })
+        )
+      )
+    )
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         store,
-        embedderFor(options.config),
+        embedder,
         llm,
         guardLayer(options.config, llm),
         Settings.layer(options.config),

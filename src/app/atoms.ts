@@ -26,6 +26,7 @@ import { handleCommand } from "./commandHandler.js"
 import { nowIso } from "./clock.js"
 import { secondOpinion } from "./guard.js"
 import { Settings } from "./Settings.js"
+import { AtomIndex } from "./AtomIndex.js"
 
 const MIB = 1024 * 1024
 
@@ -195,26 +196,42 @@ export interface AtomHit {
 }
 
 /**
- * The live, trusted atoms most similar to `query` (spec §9.2 without the model): the embedder's similarity, at least
- * `semantic_search_min_score`, best first, at most `limit`. Empty while disabled.
+ * The live, trusted atoms most similar to `query` (spec §9.2 without the model): the atom index's nearest
+ * `limit × semantic_search_overfetch`, at least `semantic_search_min_score`, re-checked against the store as it is
+ * now (the index may be a stale one still serving), best first, at most `limit`. Empty while disabled.
  */
 export const searchAtoms = Effect.fn("searchAtoms")(function* (query: string, limit?: number) {
   const config = (yield* Settings).extended
-  if (!config.enabled || query.trim() === "") return [] as ReadonlyArray<AtomHit>
-  const atoms = recallableAtoms((yield* loadAtoms()).state)
-  if (atoms.length === 0) return [] as ReadonlyArray<AtomHit>
-  const embedder = yield* Embedder
-  const scores = yield* similaritiesOf(
-    embedder,
-    atoms.map((a) => a.text),
-    query
-  ).pipe(Effect.orElseSucceed((): ReadonlyArray<number> => atoms.map(() => 0)))
-  return atoms
-    .map((atom, i) => ({ atom, score: scores[i] ?? 0 }))
-    .filter((h) => h.score >= config.semanticSearchMinScore)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit ?? config.semanticSearchTopK)
+  const k = limit ?? config.semanticSearchTopK
+  return (yield* atomCandidates(query, k * Math.max(1, config.semanticSearchOverfetch))).slice(0, k)
 })
+
+/** The `fetch` nearest live, trusted atoms at least `semantic_search_min_score` similar, best first (§9.2 1–2). */
+const atomCandidates = (query: string, fetch: number) =>
+  Effect.gen(function* () {
+    const config = (yield* Settings).extended
+    if (!config.enabled || query.trim() === "") return [] as ReadonlyArray<AtomHit>
+    const atoms = recallableAtoms((yield* loadAtoms()).state)
+    if (atoms.length === 0) return [] as ReadonlyArray<AtomHit>
+    const hits = yield* (yield* AtomIndex).search(atoms, query, fetch)
+    const byId = liveById(atoms)
+    const found: Array<AtomHit> = []
+    for (const h of hits) {
+      const atom = byId.get(h.id)
+      if (atom !== undefined && h.score >= config.semanticSearchMinScore) found.push({ atom, score: h.score })
+    }
+    return found
+  })
+
+const byIdMemo = new WeakMap<ReadonlyArray<Atom>, ReadonlyMap<string, Atom>>()
+const liveById = (atoms: ReadonlyArray<Atom>) => {
+  let m = byIdMemo.get(atoms)
+  if (m === undefined) {
+    m = new Map(atoms.map((a) => [a.id, a]))
+    byIdMemo.set(atoms, m)
+  }
+  return m
+}
 
 /**
  * The Extended Memory block for one user message (spec extended §9.2, §9.6): live, trusted atoms at least
@@ -228,7 +245,7 @@ export const atomRecallBlock = Effect.fn("atomRecallBlock")(
     const config = (yield* Settings).extended
     if (!config.enabled || message.trim() === "") return ""
     const now = Date.parse(yield* nowIso)
-    const hits = yield* searchAtoms(message, config.semanticSearchTopK * config.semanticSearchOverfetch)
+    const hits = yield* atomCandidates(message, config.semanticSearchTopK * Math.max(1, config.semanticSearchOverfetch))
     const ranked = hits
       .map((h) => ({ atom: h.atom, score: compositeScore(h.score, retention(h.atom, now, config.decayHalfLifeDays)) }))
       .sort((a, b) => b.score - a.score)
@@ -279,4 +296,19 @@ export const extractAtoms = Effect.fn("extractAtoms")(function* (
       ...(a.confidence !== undefined ? { confidence: a.confidence } : {})
     }))
   )
+})
+
+/** The persisted atom index against the live atoms now (spec extended §16.2): vector count, current or stale. */
+export const atomIndexStatus = Effect.fn("atomIndexStatus")(function* () {
+  const atoms = recallableAtoms((yield* loadAtoms()).state)
+  return yield* (yield* AtomIndex).status(atoms)
+})
+
+/**
+ * Rebuilds the atom index from every live atom, persists it and waits (spec extended §8.5, `tmem atoms compact`):
+ * what forgotten and evicted atoms left behind is gone. How many vectors it holds; fails when the embedder does.
+ */
+export const compactAtoms = Effect.fn("compactAtoms")(function* () {
+  const atoms = recallableAtoms((yield* loadAtoms()).state)
+  return yield* (yield* AtomIndex).compact(atoms)
 })

@@ -65,7 +65,7 @@ describe("tmem atoms on a memory written through the memory tool", () => {
         "  live atoms:        1\n" +
         "  quarantined atoms: 1\n" +
         "    scan_rejected:   1\n" +
-        "  index:             none (recall embeds on demand)\n" +
+        "  index vectors:     0 (none)\n" +
         "  store size:        0.0 MiB (cap 100 MiB)\n"
     )
     const statsJson = json((await tmem(["--dir", dir, "--json", "atoms", "stats"])).stdout)
@@ -76,7 +76,7 @@ describe("tmem atoms on a memory written through the memory tool", () => {
         live: 1,
         quarantined: 1,
         reasons: { scan_rejected: 1 },
-        index: "none",
+        index: { vectors: 0, state: "none" },
         cap_bytes: 100 * 1024 * 1024
       }
     })
@@ -143,7 +143,7 @@ describe("tmem atoms on a memory written through the memory tool", () => {
       error: `extended memory: atom "${id}" not found`
     })
     expect((await tmem(["--dir", dir, "atoms", "stats"])).stdout).toContain(
-      "  live atoms:        1\n  quarantined atoms: 0\n  index:"
+      "  live atoms:        1\n  quarantined atoms: 0\n  index vectors:"
     )
   })
 
@@ -232,7 +232,7 @@ describe("tmem atoms on a disabled store, with the rest of the config as resolve
         "    scan_rejected:   1\n" +
         "    tainted:         1\n" +
         "    unknown:         2\n" +
-        "  index:             none (recall embeds on demand)\n" +
+        "  index vectors:     0 (none)\n" +
         "  store size:        0.0 MiB (cap 5 MiB)\n" +
         "  enabled:           no (memory.extended.enabled is false: sessions neither store nor recall atoms)\n"
     )
@@ -282,7 +282,7 @@ describe("tmem atoms on a disabled store, with the rest of the config as resolve
 })
 
 describe("tmem atoms: what is not built yet says so", () => {
-  it("pending is empty; confirm and reject find nothing; compact, consolidate and nudges fail loudly", async () => {
+  it("pending is empty; confirm and reject find nothing; consolidate and nudges fail loudly", async () => {
     const dir = fresh()
     expect(await tmem(["--dir", dir, "atoms", "pending"])).toMatchObject({
       code: 0,
@@ -301,7 +301,6 @@ describe("tmem atoms: what is not built yet says so", () => {
       expect((await tmem(["--dir", dir, "atoms", sub])).code, sub).toBe(2)
     }
     const missing = {
-      compact: "the persisted atom vector index has not been built (recall embeds atoms on demand)",
       consolidate: "atom consolidation has not been built",
       nudges: "proactive nudges have not been built"
     }
@@ -316,6 +315,41 @@ describe("tmem atoms: what is not built yet says so", () => {
         error: `tmem: atoms ${sub} is not available yet: ${what}`
       })
     }
+  })
+})
+
+describe("tmem atoms compact and the index line of stats", () => {
+  it("stats reads the saved index without building it; compact rebuilds, saves and waits", async () => {
+    const dir = fresh()
+    withConfig(dir, { enabled: true })
+    const add = (content: string) => tmem(["--dir", dir, "tool", JSON.stringify({ action: "add_atom", content })])
+    await add("The API listens on port 8080")
+    await add("Deploys go through the blue-green pipeline")
+    const indexLine = async () =>
+      (await tmem(["--dir", dir, "atoms", "stats"])).stdout.split("\n").find((l) => l.includes("index vectors"))
+    expect(await indexLine()).toBe("  index vectors:     0 (none)")
+    expect(fs.existsSync(path.join(dir, "extended", "vectors.gob"))).toBe(false) // stats built nothing
+    // a recall builds and saves the index
+    const search = await tmem(["--dir", dir, "tool", JSON.stringify({ action: "search_atoms", query: "API port" })])
+    expect(search.stdout).toContain("port 8080")
+    expect(await indexLine()).toBe("  index vectors:     2 (current)")
+    await add("Releases are tagged from main")
+    expect(await indexLine()).toBe("  index vectors:     2 (stale)")
+    expect(await tmem(["--dir", dir, "atoms", "compact"])).toMatchObject({
+      code: 0,
+      stdout: "rebuilt the atom vector index: 3 vectors, saved\n"
+    })
+    expect(await indexLine()).toBe("  index vectors:     3 (current)")
+    expect(json((await tmem(["--dir", dir, "--json", "atoms", "stats"])).stdout)).toMatchObject({
+      result: { index: { vectors: 3, state: "current" } }
+    })
+    // a damaged index file is stale, never an error, and compact replaces it
+    fs.writeFileSync(path.join(dir, "extended", "vectors.gob"), "garbage")
+    expect(await indexLine()).toBe("  index vectors:     0 (stale)")
+    expect((await tmem(["--dir", dir, "--json", "atoms", "compact"])).stdout).toBe(
+      JSON.stringify({ ok: true, result: { vectors: 3 } }) + "\n"
+    )
+    expect(await indexLine()).toBe("  index vectors:     3 (current)")
   })
 })
 

@@ -9,6 +9,8 @@ import * as LocalEpisodeSearch from "../../src/adapters/search/LocalEpisodeSearc
 import { Background } from "../../src/app/Background.js"
 import { feedNotifier } from "../../src/app/notifications.js"
 import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
+import { AtomIndex } from "../../src/app/AtomIndex.js"
+import type { DerivedFiles } from "../../src/ports/DerivedFiles.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
 import { Settings } from "../../src/app/Settings.js"
 import { DEFAULT_CONFIG, type MemoryConfig } from "../../src/domain/config/MemoryConfig.js"
@@ -38,6 +40,8 @@ export const appLayer = (
     approval?: Layer.Layer<Approval>
     /** How long closing waits for background work (default 15 s). */
     drain?: Duration.DurationInput
+    /** Where the vector indexes are saved; default in memory, one store per layer. */
+    derived?: Layer.Layer<DerivedFiles>
   } = {}
 ) => {
   const store = options.store ?? MemoryEventStore.layer
@@ -56,7 +60,9 @@ export const appLayer = (
   return Layer.mergeAll(
     makeCapConsolidationLayer(options.cap),
     options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer,
-    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(MemoryDerivedFiles.layer))
+    Layer.mergeAll(EpisodeIndex.layer, AtomIndex.layer, LocalEpisodeSearch.layer).pipe(
+      Layer.provide(options.derived ?? MemoryDerivedFiles.layer)
+    )
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(

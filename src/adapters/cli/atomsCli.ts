@@ -2,7 +2,9 @@ import { Args, Command } from "@effect/cli"
 import type { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
 import {
+  atomIndexStatus,
   atomPolicy,
+  compactAtoms,
   expireQuarantine,
   forgetAtom,
   listQuarantine,
@@ -62,9 +64,6 @@ const reasonCounts = (quarantine: ReadonlyArray<QuarantinedAtom>): Record<string
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }
 
-// the persisted vector index (spec §8, §16.2) is not built: recall embeds the live atoms when it runs
-const INDEX_STATE = "none (recall embeds on demand)"
-
 const stats = Command.make("stats", {}, () =>
   Effect.flatMap(tmem, (g) =>
     atomsReport(g, (configured) =>
@@ -75,13 +74,16 @@ const stats = Command.make("stats", {}, () =>
         const reasons = reasonCounts(state.quarantine)
         const bytes = storeBytes(state)
         const cap = atomPolicy(configured).maxBytes
+        // the persisted index, never built here (§16.2): a CLI process should not pay for an embedding pass
+        const index = yield* atomIndexStatus()
+        const indexState = index.current ? "current" : index.saved ? "stale" : "none"
         const row = (label: string, value: string | number) => `  ${`${label}:`.padEnd(18)} ${value}`
         const lines = [
           "Extended Memory stats:",
           row("live atoms", state.live.length),
           row("quarantined atoms", state.quarantine.length),
           ...Object.entries(reasons).map(([kind, n]) => `    ${`${printable(kind)}:`.padEnd(16)} ${n}`),
-          row("index", INDEX_STATE),
+          row("index vectors", `${index.vectors} (${indexState})`),
           row("store size", `${mib(bytes)} (cap ${configured.maxSizeMb} MiB)`),
           ...(configured.enabled
             ? []
@@ -94,7 +96,7 @@ const stats = Command.make("stats", {}, () =>
             live: state.live.length,
             quarantined: state.quarantine.length,
             reasons,
-            index: "none",
+            index: { vectors: index.vectors, state: indexState },
             store_bytes: bytes,
             cap_bytes: cap
           }
@@ -252,10 +254,19 @@ const notYet = (name: string, missing: string, description: string) =>
     Effect.flatMap(tmem, (g) => refuse(g, `tmem: atoms ${name} is not available yet: ${missing}`))
   ).pipe(Command.withDescription(`${description} (not available yet)`))
 
-const compact = notYet(
-  "compact",
-  "the persisted atom vector index has not been built (recall embeds atoms on demand)",
-  "rebuild and save the atom vector index"
+const compact = Command.make("compact", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.map(compactAtoms(), (n) => ({
+        text: `rebuilt the atom vector index: ${plural(n, "vector", "vectors")}, saved`,
+        json: { vectors: n }
+      }))
+    )
+  )
+).pipe(
+  Command.withDescription(
+    "rebuild the atom vector index from every live atom, save it and wait (reclaims what removed atoms left)"
+  )
 )
 const consolidate = notYet(
   "consolidate",

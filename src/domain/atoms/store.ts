@@ -416,5 +416,15 @@ export const foldAtoms = (state: AtomStoreState, events: Iterable<AtomEvent>): A
 export const evolveAtoms = (state: AtomStoreState, event: AtomEvent): AtomStoreState => foldAtoms(state, [event])
 
 /** Live atoms a recall may show: trusted classes only, checked again at read time (§3.5). */
-export const recallableAtoms = (s: AtomStoreState): ReadonlyArray<Atom> =>
-  s.live.filter((a) => isTrustedClass(a.source_class))
+export const recallableAtoms = (s: AtomStoreState): ReadonlyArray<Atom> => {
+  // one array per live list, so what is keyed on it (the index fingerprint) is computed once per state
+  let r = recallable.get(s.live)
+  if (r === undefined) {
+    r = s.live.every((a) => isTrustedClass(a.source_class))
+      ? s.live
+      : s.live.filter((a) => isTrustedClass(a.source_class))
+    recallable.set(s.live, r)
+  }
+  return r
+}
+const recallable = new WeakMap<ReadonlyArray<Atom>, ReadonlyArray<Atom>>()
