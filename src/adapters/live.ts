@@ -6,6 +6,7 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import type { MemoryConfig } from "../domain/config/MemoryConfig.js"
 import { Background, BACKGROUND_DRAIN } from "../app/Background.js"
 import { EpisodeIndex } from "../app/EpisodeIndex.js"
+import { AtomActivity } from "../app/AtomActivity.js"
 import { AtomIndex } from "../app/AtomIndex.js"
 import { EXTENDED_DIR } from "../domain/atoms/files.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
@@ -125,6 +126,7 @@ export const liveLayer = (options: LiveOptions) => {
   return Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
+    AtomActivity.layer,
     Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir }))),
     // atoms may have an embedder of their own (spec extended §8.1); their index lives beside the atom files
     AtomIndex.layer.pipe(

@@ -1,5 +1,14 @@
-import { Duration, Effect, Either, Option, Random } from "effect"
-import { type Atom, type AtomInput, isTrustedClass, normaliseAtom, retention } from "../domain/atoms/atom.js"
+import { Duration, Effect, Either, Option, Random, Schema } from "effect"
+import {
+  type Atom,
+  type AtomInput,
+  cutAtomText,
+  isTrustedClass,
+  normaliseAtom,
+  retention
+} from "../domain/atoms/atom.js"
+import { consolidationGroups, consolidationRequest, mergedAtom, mergedText } from "../domain/atoms/consolidation.js"
+import { during } from "../ports/Progress.js"
 import { extractionRequest, parseExtraction } from "../domain/atoms/extraction.js"
 import { compositeScore, renderRecallBlock } from "../domain/atoms/recallBlock.js"
 import { scanForWrite } from "../domain/scan/index.js"
@@ -27,6 +36,7 @@ import { nowIso } from "./clock.js"
 import { secondOpinion } from "./guard.js"
 import { Settings } from "./Settings.js"
 import { AtomIndex } from "./AtomIndex.js"
+import { rememberStored } from "./AtomActivity.js"
 
 const MIB = 1024 * 1024
 
@@ -36,7 +46,8 @@ export const atomPolicy = (c: ExtendedConfig): AtomPolicy => ({
   maxBytes: c.maxSizeMb * MIB,
   atomMaxBytes: c.atomMaxChars,
   halfLifeDays: c.decayHalfLifeDays,
-  quarantineTtlDays: c.quarantineTtlDays
+  quarantineTtlDays: c.quarantineTtlDays,
+  associations: { enabled: c.associationsEnabled, minScore: c.semanticSearchMinScore }
 })
 
 /** A fresh atom id: 128 random bits as 32 lowercase hex digits (§2.1), from the Effect random service. */
@@ -71,26 +82,37 @@ const requireEnabled = Effect.flatMap(Settings, (c) =>
 )
 
 /**
- * The live atom an incoming text restates (§11.2): the most similar one at or above `semantic_dedup_threshold`,
- * and only when the two agree on every distinguishing token (numbers, versions, paths, names: DESIGN §7 "Merges"),
- * so two different facts worded alike are both kept. Any embedding failure is "no twin".
+ * What the embedder says of an incoming text against the live atoms, in one pass (spec §11.2, §13.1): its twin, the
+ * most similar live atom at or above `semantic_dedup_threshold` that agrees on every distinguishing token (numbers,
+ * versions, paths, names: DESIGN §7 "Merges"), so two different facts worded alike are both kept; and its nearest
+ * `association_semantic_top_k` neighbours for semantic links. Any embedding failure is "no twin, no neighbours".
  */
-const semanticTwin = (live: ReadonlyArray<Atom>, text: string) =>
+const semanticProbe = (live: ReadonlyArray<Atom>, text: string) =>
   Effect.gen(function* () {
-    if (live.length === 0) return undefined
-    const threshold = (yield* Settings).extended.semanticDedupThreshold
+    const config = (yield* Settings).extended
+    const dedup = config.semanticDedupThreshold > 0
+    const linkK = config.associationsEnabled ? config.associationSemanticTopK : 0
+    if (live.length === 0 || (!dedup && linkK <= 0)) return { match: undefined, neighbours: [] }
     const scores = yield* similaritiesOf(
       yield* Embedder,
       live.map((a) => a.text),
       text
     ).pipe(Effect.orElseSucceed((): ReadonlyArray<number> => []))
     let best: { readonly id: string; readonly score: number } | undefined
+    const near: Array<{ readonly id: string; readonly score: number }> = []
     for (const [i, a] of live.entries()) {
       const score = scores[i] ?? 0
-      if (score >= threshold && (best === undefined || score > best.score) && mergeBlocker(a.text, text) === undefined)
+      if (
+        dedup &&
+        score >= config.semanticDedupThreshold &&
+        (best === undefined || score > best.score) &&
+        mergeBlocker(a.text, text) === undefined
+      )
         best = { id: a.id, score }
+      if (linkK > 0 && score >= config.semanticSearchMinScore) near.push({ id: a.id, score })
     }
-    return best?.id
+    near.sort((x, y) => y.score - x.score)
+    return { match: best?.id, neighbours: near.slice(0, linkK) }
   })
 
 /** Where each atom of a write landed. */
@@ -138,17 +160,19 @@ export const addAtoms = Effect.fn("addAtoms")(function* (inputs: ReadonlyArray<A
         const live = recallableAtoms(state)
         const incoming: Array<IncomingAtom> = []
         for (const [i, atom] of normalised.entries()) {
-          const match =
-            refusals[i] === undefined && isTrustedClass(atom.source_class) && config.semanticDedupThreshold > 0
-              ? yield* semanticTwin(live, atom.text)
+          const probe =
+            refusals[i] === undefined && isTrustedClass(atom.source_class)
+              ? yield* semanticProbe(live, atom.text)
               : undefined
-          incoming.push({ atom, refused: refusals[i], match })
+          incoming.push({ atom, refused: refusals[i], match: probe?.match, neighbours: probe?.neighbours })
         }
         const decided = decideStore(state, incoming, policy, at)
         plan = decided.plan
         return yield* decided.decision
       })
   })
+  // the trusted atoms this process stored are what the user model is inferred from (spec extended §14.2)
+  yield* rememberStored(plan.outcomes.flatMap((o) => (o.kind === "stored" ? [o.atom] : [])))
   let next = 0
   return landings.map((l): AtomLanding => {
     if (l !== undefined) return l
@@ -311,4 +335,63 @@ export const atomIndexStatus = Effect.fn("atomIndexStatus")(function* () {
 export const compactAtoms = Effect.fn("compactAtoms")(function* () {
   const atoms = recallableAtoms((yield* loadAtoms()).state)
   return yield* (yield* AtomIndex).compact(atoms)
+})
+
+/** Consolidation needs a model (spec extended §12.1). */
+export class ConsolidationNeedsLlm extends Schema.TaggedError<ConsolidationNeedsLlm>()("ConsolidationNeedsLlm", {}) {
+  override get message() {
+    return "extended memory: consolidation requires an LLM (configure llm.provider, see docs/CONFIG.md)"
+  }
+}
+
+/** What a consolidation pass did. */
+export interface AtomConsolidation {
+  /** Groups of near-duplicates found (≥ 2 atoms at least `consolidate_similarity_threshold` similar to a seed). */
+  readonly groups: number
+  /** Groups replaced by one merged atom; the rest were skipped (no answer, the scan, the cap, a change meanwhile). */
+  readonly merged: number
+}
+
+/**
+ * Merges near-duplicate live atoms with the model (spec extended §12): every live atom embedded directly (not through
+ * a possibly stale index), grouped greedily newest first around a seed, one model call per group outside any lock;
+ * the merged text is scanned (and asked of the guard) before anything changes. The originals go and the merged atom
+ * is stored in one decision, so a merge the store refuses leaves the originals (§12.4). Quarantine is never touched.
+ */
+export const consolidateAtoms = Effect.fn("consolidateAtoms")(function* () {
+  yield* requireEnabled
+  const llm = yield* Llm
+  if (!llm.info.available) return yield* Effect.fail(new ConsolidationNeedsLlm())
+  const config = (yield* Settings).extended
+  const { state } = yield* loadAtoms()
+  const live = [...recallableAtoms(state)].sort((a, b) => b.created_at.localeCompare(a.created_at))
+  if (live.length < 2) return { groups: 0, merged: 0 } satisfies AtomConsolidation
+  const texts = live.map((a) => a.text)
+  const vectors = yield* (yield* Embedder).embed(texts, texts)
+  const groups = consolidationGroups(live, vectors, config.consolidateSimilarityThreshold)
+  const now = yield* nowIso
+  const planned: Array<{ readonly ids: ReadonlyArray<string>; readonly merged: IncomingAtom }> = []
+  for (const group of groups) {
+    const members = group.map((i) => live[i]!)
+    const request = consolidationRequest(members.map((m) => m.text))
+    const reply = yield* Effect.option(
+      llm
+        .complete({ system: request.system, messages: [{ role: "user", content: request.user }], maxTokens: 512 })
+        .pipe(during(`merging ${members.length} near-duplicate atoms`))
+    )
+    const text = Option.isSome(reply) ? mergedText(reply.value) : undefined
+    if (text === undefined || scanForWrite(text) !== undefined) continue
+    const refused = (yield* secondOpinion(text, "atom")).refused
+    if (refused !== undefined) continue
+    const inGroup = new Set(members.map((m) => m.id))
+    const outside = members.flatMap((m) => (state.associations.get(m.id) ?? []).filter((l) => !inGroup.has(l)))
+    planned.push({
+      ids: members.map((m) => m.id),
+      merged: { atom: mergedAtom(members, cutAtomText(text, config.atomMaxChars), yield* freshId, now, outside) }
+    })
+  }
+  if (planned.length === 0) return { groups: groups.length, merged: 0 } satisfies AtomConsolidation
+  const result = yield* execute((_, at) => Effect.succeed({ _tag: "ConsolidateAtoms", groups: planned, at } as const))
+  const merged = result.events.filter((e) => e._tag === "AtomsConsolidated").length
+  return { groups: groups.length, merged } satisfies AtomConsolidation
 })

@@ -1,5 +1,12 @@
 import { Effect, Stream } from "effect"
-import { episodeLifecycle, factLifecycle, type LifecycleEvent, sessionLifecycle } from "../domain/events/lifecycle.js"
+import { nudgeCodec, NUDGES_STREAM } from "../domain/atoms/nudges.js"
+import {
+  episodeLifecycle,
+  factLifecycle,
+  type LifecycleEvent,
+  nudgeLifecycle,
+  sessionLifecycle
+} from "../domain/events/lifecycle.js"
 import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
 import { TARGETS } from "../domain/facts/schema.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
@@ -18,11 +25,18 @@ const FACT_SOURCES = new Map(
 )
 const EPISODE_SOURCE: LifecycleSource = { codec: episodeCodec, lifecycle: episodeLifecycle }
 const SESSION_SOURCE: LifecycleSource = { codec: sessionCodec, lifecycle: sessionLifecycle }
+const NUDGE_SOURCE: LifecycleSource = { codec: nudgeCodec, lifecycle: nudgeLifecycle }
 
-/** The fact files, the episode store and the sessions; other streams have no lifecycle events. */
+/** The fact files, the episode store, the sessions and nudges; other streams have no lifecycle events. */
 const sourceOf = (stream: string): LifecycleSource | undefined =>
   FACT_SOURCES.get(stream) ??
-  (stream === EPISODES_STREAM ? EPISODE_SOURCE : stream.startsWith("session/") ? SESSION_SOURCE : undefined)
+  (stream === EPISODES_STREAM
+    ? EPISODE_SOURCE
+    : stream === NUDGES_STREAM
+      ? NUDGE_SOURCE
+      : stream.startsWith("session/")
+        ? SESSION_SOURCE
+        : undefined)
 
 /** The streams lifecycle events come from, with their codecs: what a feed reader of lifecycle events decodes. */
 export const lifecycleCodecs: CodecOf = (stream) => sourceOf(stream)?.codec

@@ -9,6 +9,7 @@ import {
   invalidAtomTypeMessage,
   invalidIdMessage,
   listPendingReviewMessage,
+  rejectedPendingMessage,
   listQuarantineMessage,
   pinnedAtomMessage,
   quarantinedAtomMessage,
@@ -16,6 +17,7 @@ import {
   searchAtomsMessage
 } from "../domain/atoms/toolMessages.js"
 import { addAtoms, forgetAtom, listQuarantine, pinAtom, searchAtoms } from "./atoms.js"
+import { listPendingReviews, rejectPendingReview } from "./userModel.js"
 import type { Target } from "../domain/facts/schema.js"
 import { printable } from "../domain/text/printable.js"
 import { goQuote, plural, preview, trimSpace, utf8Bytes } from "../domain/text/utf8.js"
@@ -162,7 +164,7 @@ const dryRun = (command: FactCommand, target: Target, oldText?: string) =>
  * The atom actions (spec extended §17). The agent may add, search, forget, pin and list; promotion and confirming
  * an inference are a person's, on the CLI, never the agent's (§3.6). Mutations go through the approval gate.
  */
-const atomAction = (args: MemoryToolArgs) =>
+const atomAction = (args: MemoryToolArgs, caller: ToolCaller) =>
   Effect.gen(function* () {
     const extended = (yield* Settings).extended
     const mutating = MUTATING_ACTIONS.has(args.action) && args.action !== "confirm_pending_review"
@@ -182,7 +184,8 @@ const atomAction = (args: MemoryToolArgs) =>
           {
             text: args.content,
             type,
-            source_class: "user_said",
+            // a sub-agent's words are its parent model's, not the user's: held for review (spec extended §17.2)
+            source_class: caller.subagent === true ? "subagent" : "user_said",
             ...(args.confidence !== undefined ? { confidence: args.confidence } : {})
           }
         ])
@@ -234,16 +237,25 @@ const atomAction = (args: MemoryToolArgs) =>
       case "reject_pending_review": {
         const id = needsId("pending_id", "reject_pending_review")
         if (Either.isLeft(id)) return failure(id.left)
-        // the user model (its pending-review queue) is not built yet: nothing is pending, so no id is known
-        return failure(`user model: pending review ${id.right} not found`)
+        if (!extended.enabled) return failure(DISABLED)
+        if (!(yield* approve({ action: "reject_pending_review", atomId: id.right })))
+          return notApproved("reject_pending_review", "atoms")
+        const rejected = yield* Effect.either(rejectPendingReview(id.right))
+        if (Either.isLeft(rejected)) return failure(rejected.left.message)
+        return success({ message: rejectedPendingMessage(id.right) })
       }
       default:
-        return success({ message: listPendingReviewMessage([]) })
+        return success({ message: listPendingReviewMessage(yield* listPendingReviews()) })
     }
   })
 
 /** One call of the unified `memory` tool with decoded arguments. */
-export const dispatchMemoryTool = (args: MemoryToolArgs) =>
+/** Who calls the tool: a sub-agent's atom writes are quarantined (spec extended §17.2). */
+export interface ToolCaller {
+  readonly subagent?: boolean
+}
+
+export const dispatchMemoryTool = (args: MemoryToolArgs, caller: ToolCaller = {}) =>
   Effect.gen(function* () {
     const bound = fieldBoundError(args)
     if (bound !== undefined) return failure(bound)
@@ -361,7 +373,7 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
       case "confirm_pending_review":
       case "reject_pending_review":
       case "list_pending_review":
-        return yield* atomAction(args)
+        return yield* atomAction(args, caller)
       default:
         return failure(`unknown action: ${goQuote(args.action)}`)
     }
@@ -371,8 +383,8 @@ export const dispatchMemoryTool = (args: MemoryToolArgs) =>
   )
 
 /** The tool as an agent calls it: a JSON string (or an already parsed value) in, a JSON object out. */
-export const runMemoryTool = (args: unknown) =>
+export const runMemoryTool = (args: unknown, caller: ToolCaller = {}) =>
   Either.match(typeof args === "string" ? parseToolArgs(args) : decodeToolArgs(args), {
     onLeft: (error) => Effect.succeed(failure(error)),
-    onRight: dispatchMemoryTool
+    onRight: (decoded) => dispatchMemoryTool(decoded, caller)
   })

@@ -7,6 +7,7 @@ import { promptFacts } from "./facts.js"
 import { recallContext } from "./recall.js"
 import { sessionBuffer } from "./sessions.js"
 import { Settings } from "./Settings.js"
+import { userModelPrompt } from "./userModel.js"
 
 /**
  * Session start (DESIGN §5.1): reads the fact files once and returns a renderer of the memory block that keeps
@@ -17,6 +18,8 @@ export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
   const config = yield* Settings
   const { user, env } = yield* promptFacts()
   const caps = { user: config.factsLimitUser, env: config.factsLimitEnv }
+  // Extended Memory's style guidance and user model follow the buffer inside the same block (spec extended §14.9)
+  const userModel = yield* userModelPrompt()
   return (buffer: ReadonlyArray<string> = []): string =>
     renderMemoryBlock({
       enabled: config.enabled,
@@ -24,7 +27,7 @@ export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
       env,
       caps,
       buffer: config.bufferEnabled ? buffer.map(screenedBufferLine) : []
-    })
+    }) + userModel
 })
 
 /** The memory block rendered from the files as they are now. */

@@ -37,16 +37,16 @@ import {
 } from "../domain/sessions/session.js"
 import { decideSession, sessionCodec, sessionStream } from "../domain/sessions/stream.js"
 import { trimSpace } from "../domain/text/utf8.js"
-import { Embedder } from "../ports/Embedder.js"
 import { EventStore } from "../ports/EventStore.js"
-import { Notifier } from "../ports/Notifier.js"
-import { CapConsolidation } from "./CapConsolidation.js"
 import { Llm } from "../ports/Llm.js"
 import { Background } from "./Background.js"
 import { consolidateAtSessionEnd } from "./consolidation.js"
 import { markExtractionPending, pendingExtractions, settleExtraction, storeEpisode } from "./episodes.js"
 import { addFact } from "./facts.js"
 import { extractAtoms } from "./atoms.js"
+import { countUserTurn } from "./AtomActivity.js"
+import { inferIfDue } from "./userModel.js"
+import { takeNudges } from "./nudges.js"
 import { type Opinion, secondOpinion } from "./guard.js"
 import { blockedLine } from "../domain/facts/blocked.js"
 import { Guard } from "../ports/Guard.js"
@@ -105,7 +105,16 @@ export const recordMessage = Effect.fn("recordMessage")(function* (
   const recorded = yield* executeSession(sessionId, (at) => recordCommand(config, zone, message, buffer, at, opinion))
   // the user's own input feeds Extended Memory's per-turn extraction, in the background (spec extended §10.1)
   if (buffer === "user" && message.role === "user" && config.extended.enabled && options.subagent !== true)
-    yield* inBackground(`extracting atoms from ${sessionId}`, extractAtoms(message.content, { sessionId }))
+    yield* inBackground(
+      `extracting atoms from ${sessionId}`,
+      // the user model is inferred after the turn's extraction, from what it stored (spec extended §14.3)
+      Effect.flatMap(countUserTurn(message.content), (turn) =>
+        Effect.zipRight(extractAtoms(message.content, { sessionId }), inferIfDue(turn))
+      )
+    )
+  // a completed turn (the agent's final reply) may bring one nudge, when the person opted in (spec extended §15.7)
+  if (buffer === "agent" && config.extended.enabled && config.extended.proactiveNudgesEnabled && !options.subagent)
+    yield* inBackground(`taking a nudge after a turn of ${sessionId}`, takeNudges(1))
   return recorded
 })
 
@@ -396,14 +405,9 @@ export const resumePendingSessions = Effect.fn("resumePendingSessions")(function
 })
 
 /** Runs session-end work on the Background service; a failure is a warning (the work stays owed), never a crash. */
-const inBackground = <A, E extends { readonly message: string }>(
-  what: string,
-  work: Effect.Effect<A, E, Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | Guard>
-) =>
+const inBackground = <A, E extends { readonly message: string }, R>(what: string, work: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
-    const context = yield* Effect.context<
-      Settings | Llm | EventStore | Embedder | Notifier | CapConsolidation | Guard
-    >()
+    const context = yield* Effect.context<R>()
     yield* (yield* Background).run(
       work.pipe(
         Effect.asVoid,

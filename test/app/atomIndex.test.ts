@@ -45,8 +45,16 @@ const tempDir = () => {
 /** Texts each embeddings request carried, in order. */
 const embedded = () => server.requests.map((r) => (r.body as { input: Array<string> }).input)
 
-// semantic dedup off: the write path would otherwise ask the embedder too, and these tests count what the index asks
-const ON = { extended: { ...DEFAULT_EXTENDED, enabled: true, semanticDedupThreshold: 0, semanticSearchMinScore: 0.3 } }
+// semantic dedup and links off: the write path would otherwise ask the embedder too, and these tests count what the index asks
+const ON = {
+  extended: {
+    ...DEFAULT_EXTENDED,
+    enabled: true,
+    semanticDedupThreshold: 0,
+    associationSemanticTopK: 0,
+    semanticSearchMinScore: 0.3
+  }
+}
 /** One process: its own layer (index state) over the disk store and the derived files of `dir`. */
 const processOn = (dir: string) =>
   Layer.merge(
@@ -64,7 +72,7 @@ const inProcess = <A, E>(layer: Layer.Layer<any>, effect: Effect.Effect<A, E, an
 const trusted = (text: string) => ({ text, type: "fact", source_class: "user_said" })
 
 describe("the atom vector index (spec extended §8)", () => {
-  it("embeds only live trusted atoms, re-embeds only what changed, and a new process loads what was saved", async () => {
+  it("embeds live trusted atoms only, re-embeds only what changed; a new process loads what was saved", async () => {
     const dir = tempDir()
     const first = processOn(dir)
     const texts = ["The API listens on port 8080", "Deploys go through the blue green pipeline"]
@@ -114,7 +122,8 @@ describe("the atom vector index (spec extended §8)", () => {
       processOn(dir),
       Effect.gen(function* () {
         const landed = yield* addAtoms([trusted("The cache lives in Redis"), trusted("The queue is RabbitMQ")])
-        const id = landed[0]!.kind === "stored" ? landed[0].atom.id : ""
+        const first = landed[0]!
+        const id = first.kind === "stored" ? first.atom.id : ""
         expect((yield* searchAtoms("Redis cache")).length).toBe(1)
         yield* forgetAtom(id)
         expect(yield* searchAtoms("Redis cache")).toEqual([])
@@ -126,7 +135,7 @@ describe("the atom vector index (spec extended §8)", () => {
     )
   })
 
-  it("an embedder that fails leaves recall empty, never failing, and is left alone for 30 s; compact reports it", async () => {
+  it("a failing embedder leaves recall empty (never failing), is left alone 30 s; compact reports it", async () => {
     const dir = tempDir()
     await inProcess(
       processOn(dir),

@@ -9,6 +9,7 @@ import * as LocalEpisodeSearch from "../../src/adapters/search/LocalEpisodeSearc
 import { Background } from "../../src/app/Background.js"
 import { feedNotifier } from "../../src/app/notifications.js"
 import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
+import { AtomActivity } from "../../src/app/AtomActivity.js"
 import { AtomIndex } from "../../src/app/AtomIndex.js"
 import type { DerivedFiles } from "../../src/ports/DerivedFiles.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
@@ -60,6 +61,7 @@ export const appLayer = (
   return Layer.mergeAll(
     makeCapConsolidationLayer(options.cap),
     options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer,
+    AtomActivity.layer,
     Layer.mergeAll(EpisodeIndex.layer, AtomIndex.layer, LocalEpisodeSearch.layer).pipe(
       Layer.provide(options.derived ?? MemoryDerivedFiles.layer)
     )

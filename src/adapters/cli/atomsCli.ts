@@ -5,6 +5,7 @@ import {
   atomIndexStatus,
   atomPolicy,
   compactAtoms,
+  consolidateAtoms,
   expireQuarantine,
   forgetAtom,
   listQuarantine,
@@ -12,7 +13,16 @@ import {
   pinAtom,
   promoteAtom
 } from "../../app/atoms.js"
+import { previewNudges } from "../../app/nudges.js"
 import { Settings } from "../../app/Settings.js"
+import {
+  confirmPendingReview,
+  expirePendingReviews,
+  listPendingReviews,
+  rejectPendingReview
+} from "../../app/userModel.js"
+import { renderNudgePreview } from "../../domain/atoms/nudges.js"
+import { PendingNotFound } from "../../domain/atoms/userModel.js"
 import { truncate, validAtomId } from "../../domain/atoms/atom.js"
 import { type QuarantinedAtom, storeBytes } from "../../domain/atoms/store.js"
 import { invalidIdMessage } from "../../domain/atoms/toolMessages.js"
@@ -179,16 +189,18 @@ const pin = onAtom("pin", pinAtom, (id) => `pinned atom ${id}`, "pinned", "keep 
 const prune = Command.make("prune", {}, () =>
   Effect.flatMap(tmem, (g) =>
     atomsReport(g, () =>
-      Effect.map(expireQuarantine(), (n) => ({
-        text: `pruned ${plural(n, "expired quarantine entry", "expired quarantine entries")}`,
-        json: { quarantine_expired: n }
+      Effect.map(Effect.all([expireQuarantine(), expirePendingReviews()]), ([q, p]) => ({
+        text:
+          `pruned ${plural(q, "expired quarantine entry", "expired quarantine entries")} and ` +
+          `${plural(p, "expired pending review", "expired pending reviews")}`,
+        json: { quarantine_expired: q, pending_expired: p }
       }))
     )
   )
 ).pipe(
   Command.withDescription(
-    "run the expiry passes now: quarantine entries past quarantine_ttl_days " +
-      "(the quarantine only, for now: pending user-model reviews come with the user model)"
+    "run the expiry passes now: quarantine entries past quarantine_ttl_days, pending user-model reviews past " +
+      "user_state_pending_max_age_days"
   )
 )
 
@@ -226,33 +238,70 @@ const triage = Command.make("triage", {}, () =>
   Command.withDescription("walk through the quarantine (newest first) on a terminal: promote, forget or skip each atom")
 )
 
-// The user model and its pending-review queue (spec §14) are not built: nothing is ever pending.
 const pending = Command.make("pending", {}, () =>
   Effect.flatMap(tmem, (g) =>
-    atomsReport(g, () => Effect.succeed({ text: "No pending user-model reviews.", json: [] }))
-  )
-).pipe(Command.withDescription("user-model inferences waiting for a person (none until the user model is built)"))
-
-const pendingNotFound = (g: Globals, id: string) =>
-  atomsReport(g, () =>
-    Effect.flatMap(checkedId("pending_id", id), (checked) =>
-      Effect.fail({ message: `user model: pending review ${goQuote(checked)} not found` })
+    atomsReport(g, () =>
+      Effect.map(listPendingReviews(), (entries) => ({
+        text:
+          entries.length === 0
+            ? "No pending user-model reviews."
+            : [
+                `${entries.length} pending review(s):`,
+                "",
+                ...entries.flatMap((p) => [
+                  `• ${p.id} | ${printable(p.field)} = ${goQuote(printable(truncate(p.value, 120)))} ` +
+                    `(confidence ${(p.confidence ?? 0).toFixed(2)})`,
+                  ...(p.evidence === undefined || p.evidence === ""
+                    ? []
+                    : [`  evidence: ${printable(truncate(p.evidence, 120))}`])
+                ]),
+                "",
+                "Confirm with: tmem atoms confirm <pending_id> (or drop with tmem atoms reject <pending_id>)"
+              ].join("\n"),
+        json: entries
+      }))
     )
   )
+).pipe(
+  Command.withDescription(
+    "user-model inferences waiting for a person (after dropping those older than user_state_pending_max_age_days)"
+  )
+)
 
-const confirm = Command.make("confirm", { id: pendingIdArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) => pendingNotFound(g, id))
-).pipe(Command.withDescription("accept a pending user-model inference (a person's act)"))
+/** A command that acts on one pending review by id. */
+const onPending = (
+  name: string,
+  act: (id: string) => Effect.Effect<void, { readonly message: string }, LiveServices>,
+  done: "confirmed" | "rejected",
+  description: string
+) =>
+  Command.make(name, { id: pendingIdArg }, ({ id }) =>
+    Effect.flatMap(tmem, (g) =>
+      atomsReport(g, () =>
+        Effect.flatMap(checkedId("pending_id", id), (checked) =>
+          Effect.as(
+            act(checked).pipe(
+              Effect.mapError((e) =>
+                e instanceof PendingNotFound
+                  ? { message: `user model: pending review ${goQuote(checked)} not found` }
+                  : e
+              )
+            ),
+            { text: `${done} pending review ${goQuote(checked)}`, json: { pending_id: checked, [done]: true } }
+          )
+        )
+      )
+    )
+  ).pipe(Command.withDescription(description))
 
-const reject = Command.make("reject", { id: pendingIdArg }, ({ id }) =>
-  Effect.flatMap(tmem, (g) => pendingNotFound(g, id))
-).pipe(Command.withDescription("drop a pending user-model inference"))
+const confirm = onPending(
+  "confirm",
+  confirmPendingReview,
+  "confirmed",
+  "accept a pending user-model inference: its value is applied to the model (a person's act; agents cannot)"
+)
 
-/** A subcommand the spec names whose machinery is not built: it fails loudly, so a script does not go on unaware. */
-const notYet = (name: string, missing: string, description: string) =>
-  Command.make(name, {}, () =>
-    Effect.flatMap(tmem, (g) => refuse(g, `tmem: atoms ${name} is not available yet: ${missing}`))
-  ).pipe(Command.withDescription(`${description} (not available yet)`))
+const reject = onPending("reject", rejectPendingReview, "rejected", "drop a pending user-model inference unapplied")
 
 const compact = Command.make("compact", {}, () =>
   Effect.flatMap(tmem, (g) =>
@@ -268,12 +317,36 @@ const compact = Command.make("compact", {}, () =>
     "rebuild the atom vector index from every live atom, save it and wait (reclaims what removed atoms left)"
   )
 )
-const consolidate = notYet(
-  "consolidate",
-  "atom consolidation has not been built",
-  "merge near-duplicate atoms with the model"
+
+const consolidate = Command.make("consolidate", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.map(consolidateAtoms(), (r) => ({
+        text:
+          `consolidation complete — ${plural(r.merged, "group", "groups")} of near-duplicate atoms merged` +
+          (r.groups > r.merged ? ` (${r.groups - r.merged} of ${r.groups} skipped)` : ""),
+        json: r
+      }))
+    )
+  )
+).pipe(
+  Command.withDescription(
+    "merge near-duplicate live atoms with the model (consolidate_similarity_threshold); quarantine untouched"
+  )
 )
-const nudges = notYet("nudges", "proactive nudges have not been built", "preview proactive nudges")
+
+const nudges = Command.make("nudges", {}, () =>
+  Effect.flatMap(tmem, (g) =>
+    atomsReport(g, () =>
+      Effect.map(previewNudges(), (found) => ({
+        text: renderNudgePreview(found).replace(/\n$/, ""),
+        json: found
+      }))
+    )
+  )
+).pipe(
+  Command.withDescription("preview up to 2 proactive nudges from trusted atoms (records nothing, uses no daily cap)")
+)
 
 export const atoms = Command.make("atoms").pipe(
   Command.withDescription("Extended Memory (atoms): stats, quarantine review, promote, forget, pin, prune, triage"),

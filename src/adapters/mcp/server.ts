@@ -29,9 +29,7 @@ const bounded = `At most ${FIELD_LIMIT} UTF-8 bytes on a write.`
 export const memoryToolShape = {
   action: z
     .string()
-    .describe(
-      `One of: ${ACTIONS.join(", ")}. The atom actions need extended memory, which this build does not include.`
-    ),
+    .describe(`One of: ${ACTIONS.join(", ")}. The atom actions need extended memory (memory.extended.enabled).`),
   target: z.string().optional().describe("user or env (add, replace, remove, stats, consolidate); episodes for view"),
   content: z.string().optional().describe(`The new entry, for add and replace: one self-contained fact. ${bounded}`),
   old_text: z

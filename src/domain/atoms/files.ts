@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
 import type { FilesProjection } from "../kernel/Stream.js"
+import { associationsJson } from "./associations.js"
 import { Atom, type AtomContext, isTrustedClass, validAtomId } from "./atom.js"
 import { type AtomEvent, AtomQuarantined, AtomStored, type AtomStoreState, type QuarantinedAtom } from "./store.js"
 
@@ -8,6 +9,7 @@ export const EXTENDED_DIR = "extended"
 export const ATOMS_FILE = `${EXTENDED_DIR}/atoms.json`
 export const QUARANTINE_FILE = `${EXTENDED_DIR}/quarantine.json`
 export const CHUNKS_DIR = `${EXTENDED_DIR}/chunks`
+export const ASSOCIATIONS_FILE = `${EXTENDED_DIR}/associations.json`
 /** `chunks/<id>.md`: one live atom's text, nothing else (§6). */
 export const chunkFile = (id: string) => `${CHUNKS_DIR}/${id}.md`
 
@@ -66,6 +68,7 @@ export const atomFiles: FilesProjection<AtomStoreState, AtomEvent> = {
     const files = new Map<string, string>()
     for (const a of state.live) files.set(chunkFile(a.id), a.text)
     files.set(QUARANTINE_FILE, renderQuarantineJson(state))
+    files.set(ASSOCIATIONS_FILE, associationsJson(state.associations))
     files.set(ATOMS_FILE, renderAtomsJson(state))
     return files
   },

@@ -2,6 +2,7 @@ import { Either, Schema } from "effect"
 import { Instant } from "../kernel/Instant.js"
 import { rejectionMessage, scanForWrite } from "../scan/index.js"
 import { truncateBytes, utf8Bytes } from "../text/utf8.js"
+import { type AssociationMap, linksFor } from "./associations.js"
 import { Atom, cutAtomText, InvalidAtom, isTrustedClass, normalisedText, retention, validAtomId } from "./atom.js"
 
 /**
@@ -17,7 +18,15 @@ export const ATOMS_STREAM = "atoms"
 export const QuarantinedAtom = Schema.Struct({ atom: Atom, reason: Schema.String, quarantined_at: Instant })
 export type QuarantinedAtom = typeof QuarantinedAtom.Type
 
-export const AtomStored = Schema.TaggedStruct("AtomStored", { atom: Atom, at: Instant })
+/**
+ * A live atom stored. `links` are its associations at write time (§13.1), undirected: the fold links both ways; an
+ * atom written before associations existed has none.
+ */
+export const AtomStored = Schema.TaggedStruct("AtomStored", {
+  atom: Atom,
+  links: Schema.optional(Schema.Array(Schema.String)),
+  at: Instant
+})
 /** A restatement of a live atom (exact or semantic dedup, §11): the atom stays, its age and confidence renew. */
 export const AtomRefreshed = Schema.TaggedStruct("AtomRefreshed", {
   id: Schema.String,
@@ -42,7 +51,19 @@ export const QuarantineExpired = Schema.TaggedStruct("QuarantineExpired", {
   at: Instant
 })
 
+/**
+ * Near-duplicates merged by the model (§12): the originals leave the store (and the association map); the events
+ * that follow store the merged atom through the write path. Emitted only together with that write, so a merge the
+ * cap refuses leaves the originals untouched (§12.4's recommendation).
+ */
+export const AtomsConsolidated = Schema.TaggedStruct("AtomsConsolidated", {
+  ids: Schema.Array(Schema.String),
+  into: Schema.String,
+  at: Instant
+})
+
 export const AtomEvent = Schema.Union(
+  AtomsConsolidated,
   AtomStored,
   AtomRefreshed,
   AtomQuarantined,
@@ -59,9 +80,11 @@ export interface AtomStoreState {
   readonly live: ReadonlyArray<Atom>
   /** In the order they were quarantined. */
   readonly quarantine: ReadonlyArray<QuarantinedAtom>
+  /** Links between live atoms (§13), both ways, sorted; atoms without links absent. */
+  readonly associations: AssociationMap
 }
 
-export const initialAtomStore: AtomStoreState = { live: [], quarantine: [] }
+export const initialAtomStore: AtomStoreState = { live: [], quarantine: [], associations: new Map() }
 
 /** What the store's rules need of the configuration (spec §19). */
 export interface AtomPolicy {
@@ -72,6 +95,8 @@ export interface AtomPolicy {
   readonly atomMaxBytes: number
   readonly halfLifeDays: number
   readonly quarantineTtlDays: number
+  /** §13: whether stored atoms are linked, and the least similarity of a semantic link. */
+  readonly associations?: { readonly enabled: boolean; readonly minScore: number } | undefined
 }
 
 /**
@@ -83,6 +108,8 @@ export interface IncomingAtom {
   readonly atom: Atom
   readonly refused?: string | undefined
   readonly match?: string | undefined
+  /** The live atoms most similar to it, for semantic associations (§13.1), cut to the configured top k. */
+  readonly neighbours?: ReadonlyArray<{ readonly id: string; readonly score: number }> | undefined
 }
 
 export type AtomCommand =
@@ -91,6 +118,12 @@ export type AtomCommand =
   | { readonly _tag: "ForgetAtom"; readonly id: string; readonly at: string }
   | { readonly _tag: "PinAtom"; readonly id: string; readonly at: string }
   | { readonly _tag: "ExpireQuarantine"; readonly at: string }
+  | {
+      readonly _tag: "ConsolidateAtoms"
+      /** Each group: the live atoms merged, and the merged atom (from `mergedAtom`) with its guard refusal. */
+      readonly groups: ReadonlyArray<{ readonly ids: ReadonlyArray<string>; readonly merged: IncomingAtom }>
+      readonly at: string
+    }
 
 export class ExtendedDisabled extends Schema.TaggedError<ExtendedDisabled>()("ExtendedDisabled", {}) {
   override get message() {
@@ -298,8 +331,15 @@ export const planStore = (
       )
       return { kind: "refreshed", id: twin.id }
     }
-    emit(AtomStored.make({ atom: stored, at }))
-    return { kind: "stored", atom: stored }
+    const links =
+      policy.associations?.enabled === true
+        ? linksFor(stored, s.live, incoming.neighbours ?? [], policy.associations.minScore)
+        : []
+    // the atom carries a copy of its links taken now (§13.4); the map stays the source of truth
+    const { related_atom_ids: _, ...context } = stored.context
+    const linked: Atom = { ...stored, context: links.length > 0 ? { ...context, related_atom_ids: links } : context }
+    emit(AtomStored.make(links.length > 0 ? { atom: linked, links, at } : { atom: linked, at }))
+    return { kind: "stored", atom: linked }
   }
   for (const incoming of atoms) outcomes.push(landing(incoming))
   return { events, outcomes }
@@ -360,8 +400,39 @@ export const decideAtoms =
         const ids = expiredQuarantine(state, command.at, policy.quarantineTtlDays)
         return Either.right(ids.length === 0 ? [] : [QuarantineExpired.make({ ids, at: command.at })])
       }
+      case "ConsolidateAtoms":
+        return Either.right(planConsolidation(state, command.groups, policy, command.at).events)
     }
   }
+
+/**
+ * Consolidation's writes (§12.3), group by group against the state the earlier ones left: a group whose members are
+ * not all still live (another writer got there first) is skipped; otherwise the originals go and the merged atom
+ * takes the write path. When that write fails (the cap, a refusal that would quarantine it) the group is skipped
+ * whole, so the originals stay (§12.4's recommendation, against odek's loss). How many groups were merged.
+ */
+export const planConsolidation = (
+  state: AtomStoreState,
+  groups: ReadonlyArray<{ readonly ids: ReadonlyArray<string>; readonly merged: IncomingAtom }>,
+  policy: AtomPolicy,
+  at: string
+): { readonly events: ReadonlyArray<AtomEvent>; readonly merged: number } => {
+  const events: Array<AtomEvent> = []
+  let s = state
+  let merged = 0
+  for (const group of groups) {
+    if (group.ids.length < 2 || !group.ids.every((id) => liveById(s, id) !== undefined)) continue
+    if (liveById(s, group.merged.atom.id) !== undefined) continue
+    const removed = AtomsConsolidated.make({ ids: group.ids, into: group.merged.atom.id, at })
+    const without = foldAtoms(s, [removed])
+    const plan = planStore(without, [group.merged], policy, at)
+    if (plan.outcomes.some((o) => o.kind !== "stored")) continue
+    events.push(removed, ...plan.events)
+    s = foldAtoms(without, plan.events)
+    merged++
+  }
+  return { events, merged }
+}
 
 const absurd = (x: never): never => x
 
@@ -372,6 +443,7 @@ const absurd = (x: never): never => x
 export const foldAtoms = (state: AtomStoreState, events: Iterable<AtomEvent>): AtomStoreState => {
   const live = new Map(state.live.map((a) => [a.id, a] as const))
   const quarantine = new Map(state.quarantine.map((q) => [q.atom.id, q] as const))
+  const links = new AssociationEdits(state.associations)
   for (const e of events)
     switch (e._tag) {
       case "AtomStored":
@@ -379,6 +451,18 @@ export const foldAtoms = (state: AtomStoreState, events: Iterable<AtomEvent>): A
         quarantine.delete(e.atom.id)
         live.delete(e.atom.id)
         live.set(e.atom.id, e.atom)
+        links.remove(e.atom.id)
+        if (e.links !== undefined)
+          links.link(
+            e.atom.id,
+            e.links.filter((id) => live.has(id))
+          )
+        break
+      case "AtomsConsolidated":
+        for (const id of e.ids) {
+          live.delete(id)
+          links.remove(id)
+        }
         break
       case "AtomRefreshed": {
         const a = live.get(e.id)
@@ -395,6 +479,7 @@ export const foldAtoms = (state: AtomStoreState, events: Iterable<AtomEvent>): A
       case "AtomForgotten":
         live.delete(e.id)
         quarantine.delete(e.id)
+        links.remove(e.id)
         break
       case "AtomPinned": {
         const a = live.get(e.id)
@@ -402,7 +487,10 @@ export const foldAtoms = (state: AtomStoreState, events: Iterable<AtomEvent>): A
         break
       }
       case "AtomsEvicted":
-        for (const id of e.ids) live.delete(id)
+        for (const id of e.ids) {
+          live.delete(id)
+          links.remove(id)
+        }
         break
       case "QuarantineExpired":
         for (const id of e.ids) quarantine.delete(id)
@@ -410,7 +498,43 @@ export const foldAtoms = (state: AtomStoreState, events: Iterable<AtomEvent>): A
       default:
         return absurd(e)
     }
-  return { live: [...live.values()], quarantine: [...quarantine.values()] }
+  return { live: [...live.values()], quarantine: [...quarantine.values()], associations: links.result() }
+}
+
+/**
+ * The association map edited during one fold: copied on the first change only, and each change touches the atom's
+ * own neighbours, never the whole map (a store of 100,000 atoms folds an event in time independent of its links).
+ */
+class AssociationEdits {
+  private map: Map<string, ReadonlyArray<string>> | undefined
+  constructor(private readonly original: AssociationMap) {}
+  private writable() {
+    return (this.map ??= new Map(this.original))
+  }
+  private current(): AssociationMap {
+    return this.map ?? this.original
+  }
+  link(id: string, others: ReadonlyArray<string>) {
+    const targets = others.filter((o) => o !== id)
+    if (targets.length === 0) return
+    const m = this.writable()
+    m.set(id, [...new Set([...(m.get(id) ?? []), ...targets])].sort())
+    for (const o of targets) m.set(o, [...new Set([...(m.get(o) ?? []), id])].sort())
+  }
+  remove(id: string) {
+    const neighbours = this.current().get(id)
+    if (neighbours === undefined) return
+    const m = this.writable()
+    m.delete(id)
+    for (const n of neighbours) {
+      const kept = (m.get(n) ?? []).filter((x) => x !== id)
+      if (kept.length > 0) m.set(n, kept)
+      else m.delete(n)
+    }
+  }
+  result(): AssociationMap {
+    return this.current()
+  }
 }
 
 export const evolveAtoms = (state: AtomStoreState, event: AtomEvent): AtomStoreState => foldAtoms(state, [event])

@@ -9,5 +9,12 @@ export const atomCodec: StreamCodec<AtomStoreState, AtomEvent> = {
   evolve: evolveAtoms,
   fold: foldAtoms,
   events: AtomEvent,
-  snapshot: Schema.Struct({ live: Schema.Array(Atom), quarantine: Schema.Array(QuarantinedAtom) })
+  snapshot: Schema.Struct({
+    live: Schema.Array(Atom),
+    quarantine: Schema.Array(QuarantinedAtom),
+    // absent from snapshots written before associations existed
+    associations: Schema.optionalWith(Schema.ReadonlyMap({ key: Schema.String, value: Schema.Array(Schema.String) }), {
+      default: () => new Map()
+    })
+  })
 }

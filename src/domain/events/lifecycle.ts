@@ -1,5 +1,6 @@
 import { Match } from "effect"
 import type { Batch } from "../kernel/Stream.js"
+import type { NudgeEvent } from "../atoms/nudges.js"
 import type { FactEvent, Target } from "../facts/schema.js"
 import type { SessionEvent } from "../sessions/session.js"
 import { type EpisodeEvent, previewOf } from "../episodes/store.js"
@@ -32,6 +33,7 @@ export type LifecycleType =
   | "episodes_imported"
   | "session_tainted"
   | "session_ended"
+  | "nudge"
 
 /**
  * A lifecycle event as library users and `tmem events` see it: the spec's fields (unused ones absent) plus the
@@ -59,8 +61,10 @@ export interface LifecycleEvent {
   readonly reverted?: number
   /** For facts_edit_rejected: where the refused file was moved. */
   readonly keptAs?: string
-  /** For fact_blocked and episode_blocked: the scanner's label. */
+  /** For fact_blocked and episode_blocked: the scanner's label; for nudge: its kind. */
   readonly label?: string
+  /** For nudge: the atoms it was drawn from. */
+  readonly atomIds?: ReadonlyArray<string>
 }
 
 const CREDENTIAL_LABEL = "potential credential material"
@@ -196,6 +200,27 @@ export const sessionLifecycle = (stream: string, batch: Batch<SessionEvent>): Re
   })
 }
 
+/**
+ * A proactive nudge delivered (spec extended §15.5): one event per nudge, which a host shows the user (odek's
+ * Telegram bot prefixes `💡 `). Only trusted atoms fed it; its text was model-written and scanned.
+ */
+export const nudgeLifecycle = (stream: string, batch: Batch<NudgeEvent>): ReadonlyArray<LifecycleEvent> => {
+  const first = batch.version - batch.events.length
+  return batch.events.flatMap((event, i): ReadonlyArray<LifecycleEvent> =>
+    event._tag === "NudgesDelivered"
+      ? event.nudges.map((n) => ({
+          type: "nudge" as const,
+          stream,
+          version: first + i + 1,
+          timestamp: event.at,
+          content: n.text,
+          label: n.kind,
+          atomIds: n.source_atom_ids
+        }))
+      : []
+  )
+}
+
 const cut = (s: string | undefined) => preview(s ?? "", 70)
 
 /** The one-line terminal rendering (verbose mode), as odek prints it. */
@@ -247,5 +272,7 @@ export const formatLifecycle = (e: LifecycleEvent): string => {
       return `🔒 session ${e.sessionId ?? ""} untrusted: ${cut(e.content)}`
     case "session_ended":
       return `■ session ${e.sessionId ?? ""} ended (${plural(e.count ?? 0, "turn", "turns")})`
+    case "nudge":
+      return `💡 ${e.content ?? ""}`
   }
 }

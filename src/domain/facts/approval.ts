@@ -55,7 +55,7 @@ export type ApprovalSubject =
     }
   | { readonly action: "consolidate"; readonly target: string }
   | { readonly action: "add_atom"; readonly content: string }
-  | { readonly action: "forget_atom" | "pin_atom"; readonly atomId: string }
+  | { readonly action: "forget_atom" | "pin_atom" | "reject_pending_review"; readonly atomId: string }
 
 /** The resource string of spec facts §4.3; `entry` is the entry old_text selected, when it was resolved. */
 export const approvalResource = (s: ApprovalSubject): string => {
@@ -78,6 +78,7 @@ export const approvalResource = (s: ApprovalSubject): string => {
       return `memory add_atom: ${displayQuote(s.content)}`
     case "forget_atom":
     case "pin_atom":
+    case "reject_pending_review":
       return `memory ${s.action}: ${displayQuote(s.atomId)}`
   }
 }
