@@ -29,25 +29,49 @@ const TEXTS = [
 // A small id pool and a small cap, so commands keep meeting atoms that exist and the store keeps hitting its cap.
 const id = fc.integer({ min: 0, max: 29 }).map((k) => `atom${k}`)
 const day = fc.integer({ min: 0, max: 60 }).map((d) => new Date(Date.UTC(2026, 0, 1) + d * 86_400_000).toISOString())
-const atom: fc.Arbitrary<Atom> = fc
-  .record({
-    id,
-    text: fc.oneof(fc.constantFrom(...TEXTS), fc.string({ minLength: 1, maxLength: 400 })),
-    // mostly trusted, so the live store fills and evicts; the rest exercises the quarantine
-    source_class: fc.oneof(
-      { weight: 3, arbitrary: fc.constantFrom("user_said", "user_approved") },
-      { weight: 1, arbitrary: fc.constantFrom(...CLASSES) }
-    ),
-    created_at: day,
-    confidence: fc.double({ min: 0.05, max: 1, noNaN: true })
-  })
-  .map((r) => ({ ...r, type: "fact" as const, context: {} }))
+const atom: fc.Arbitrary<Atom> = fc.record({
+  id,
+  text: fc.oneof(fc.constantFrom(...TEXTS), fc.string({ minLength: 1, maxLength: 400 })),
+  // mostly trusted, so the live store fills and evicts; the rest exercises the quarantine
+  source_class: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom("user_said", "user_approved") },
+    { weight: 1, arbitrary: fc.constantFrom(...CLASSES) }
+  ),
+  created_at: day,
+  confidence: fc.double({ min: 0.05, max: 1, noNaN: true }),
+  // few sessions, turns and projects, so temporal and task links keep forming (and breaking on removal)
+  type: fc.constantFrom("fact", "goal", "decision", "convention"),
+  context: fc.record(
+    {
+      session_id: fc.constantFrom("s1", "s2", ""),
+      turn: fc.integer({ min: 0, max: 6 }),
+      project: fc.constantFrom("billing", "search", "")
+    },
+    { requiredKeys: [] }
+  )
+})
+/** What a semantic probe might have found: any ids of the pool, live or not, with scores around the threshold. */
+const neighbours = fc.array(fc.record({ id, score: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 3 })
 const command: fc.Arbitrary<AtomCommand> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(fc.array(atom, { minLength: 1, maxLength: 3 }), day)
-      .map(([atoms, at]) => ({ _tag: "StoreAtoms" as const, atoms: atoms.map((a) => ({ atom: a })), at }))
+      .tuple(fc.array(fc.tuple(atom, neighbours), { minLength: 1, maxLength: 3 }), day)
+      .map(([atoms, at]) => ({
+        _tag: "StoreAtoms" as const,
+        atoms: atoms.map(([a, n]) => ({ atom: a, neighbours: n })),
+        at
+      }))
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.uniqueArray(id, { minLength: 2, maxLength: 3 }), atom, day)
+      .map(([ids, merged, at]) => ({
+        _tag: "ConsolidateAtoms" as const,
+        groups: [{ ids, merged: { atom: merged } }],
+        at
+      }))
   },
   { weight: 2, arbitrary: fc.tuple(id, day).map(([i, at]) => ({ _tag: "PinAtom" as const, id: i, at })) },
   { weight: 1, arbitrary: fc.tuple(id, day).map(([i, at]) => ({ _tag: "ForgetAtom" as const, id: i, at })) },
@@ -61,7 +85,8 @@ const policyArb: fc.Arbitrary<AtomPolicy> = fc.record({
   maxBytes: fc.integer({ min: 8_000, max: 28_000 }),
   atomMaxBytes: fc.constantFrom(60, 300),
   halfLifeDays: fc.constantFrom(7, 30),
-  quarantineTtlDays: fc.constantFrom(3, 7)
+  quarantineTtlDays: fc.constantFrom(3, 7),
+  associations: fc.record({ enabled: fc.boolean(), minScore: fc.constantFrom(0.3, 0.55) })
 })
 
 /** The state and every event the commands produced, refused commands skipped. */
@@ -144,6 +169,33 @@ describe("atom store properties (issue 13)", () => {
     )
     expect(evictions).toBeGreaterThan(50)
     expect(refusals).toBeGreaterThan(0)
+  })
+
+  it("associations link live atoms only, both ways, never to themselves, whatever is stored, evicted or merged", () => {
+    let links = 0
+    let unlinked = 0
+    fc.assert(
+      fc.property(policyArb, fc.array(command, { minLength: 5, maxLength: 40 }), (p, commands) => {
+        runAll(p, commands, (s) => {
+          const live = new Set(s.live.map((a) => a.id))
+          for (const [a, others] of s.associations) {
+            expect(live.has(a)).toBe(true)
+            expect(others.length).toBeGreaterThan(0)
+            expect([...others].sort()).toEqual(others)
+            for (const b of others) {
+              expect(b).not.toBe(a)
+              expect(live.has(b)).toBe(true)
+              expect(s.associations.get(b)).toContain(a)
+            }
+            links += others.length
+          }
+          unlinked += s.live.length - s.associations.size
+        })
+      }),
+      { numRuns: 300 }
+    )
+    expect(links).toBeGreaterThan(1000)
+    expect(unlinked).toBeGreaterThan(100)
   })
 
   it("the one-pass fold equals folding event by event, from any intermediate state", () => {
