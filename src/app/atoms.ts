@@ -10,7 +10,7 @@ import {
 import { consolidationGroups, consolidationRequest, mergedAtom, mergedText } from "../domain/atoms/consolidation.js"
 import { during } from "../ports/Progress.js"
 import { extractionRequest, parseExtraction } from "../domain/atoms/extraction.js"
-import { compositeScore, renderRecallBlock } from "../domain/atoms/recallBlock.js"
+import { applyRerank, compositeScore, rerankPrompt } from "../domain/atoms/recallBlock.js"
 import { scanForWrite } from "../domain/scan/index.js"
 import {
   type AtomCommand,
@@ -230,8 +230,41 @@ export const searchAtoms = Effect.fn("searchAtoms")(function* (query: string, li
   return (yield* atomCandidates(query, k * Math.max(1, config.semanticSearchOverfetch))).slice(0, k)
 })
 
+/** `searchAtoms` as the tool's `search_atoms` runs it (spec §9.7): ranked by composite score, then the reranker. */
+export const searchAtomsRanked = Effect.fn("searchAtomsRanked")(function* (query: string) {
+  const config = (yield* Settings).extended
+  const k = config.semanticSearchTopK
+  const hits = yield* atomCandidates(query, k * Math.max(1, config.semanticSearchOverfetch))
+  const now = Date.parse(yield* nowIso)
+  const ranked = [...hits].sort(
+    (a, b) =>
+      compositeScore(b.score, retention(b.atom, now, config.decayHalfLifeDays)) -
+      compositeScore(a.score, retention(a.atom, now, config.decayHalfLifeDays))
+  )
+  return (yield* reranked(query, ranked, (h) => h.atom.text)).slice(0, k)
+})
+
+/**
+ * The model's order of `items` for `query` (spec §9.3), when `semantic_search_rerank` is on, a model is configured
+ * and there are at least two; otherwise, or when the call fails, their order as given. Never an error.
+ */
+export const reranked = <A>(query: string, items: ReadonlyArray<A>, textOf: (a: A) => string) =>
+  Effect.gen(function* () {
+    const config = (yield* Settings).extended
+    const llm = yield* Llm
+    if (!config.semanticSearchRerank || !llm.info.available || items.length < 2) return items
+    const request = rerankPrompt(
+      query,
+      items.map((a) => textOf(a))
+    )
+    const reply = yield* Effect.option(
+      llm.complete({ system: request.system, messages: [{ role: "user", content: request.user }], maxTokens: 128 })
+    )
+    return applyRerank(items, Option.getOrUndefined(reply))
+  })
+
 /** The `fetch` nearest live, trusted atoms at least `semantic_search_min_score` similar, best first (§9.2 1–2). */
-const atomCandidates = (query: string, fetch: number) =>
+export const atomCandidates = (query: string, fetch: number) =>
   Effect.gen(function* () {
     const config = (yield* Settings).extended
     if (!config.enabled || query.trim() === "") return [] as ReadonlyArray<AtomHit>
@@ -256,32 +289,6 @@ const liveById = (atoms: ReadonlyArray<Atom>) => {
   }
   return m
 }
-
-/**
- * The Extended Memory block for one user message (spec extended §9.2, §9.6): live, trusted atoms at least
- * `semantic_search_min_score` similar to the message, ranked by `0.6 × similarity + 0.4 × retention`, the best
- * `semantic_search_top_k` within `memory_budget_chars`; a block the scanner refuses is dropped (every atom passed the
- * scanner when it was written, but a rule may have been added since). "" when disabled, empty or failing: recall never
- * fails a turn.
- */
-export const atomRecallBlock = Effect.fn("atomRecallBlock")(
-  function* (message: string) {
-    const config = (yield* Settings).extended
-    if (!config.enabled || message.trim() === "") return ""
-    const now = Date.parse(yield* nowIso)
-    const hits = yield* atomCandidates(message, config.semanticSearchTopK * Math.max(1, config.semanticSearchOverfetch))
-    const ranked = hits
-      .map((h) => ({ atom: h.atom, score: compositeScore(h.score, retention(h.atom, now, config.decayHalfLifeDays)) }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, config.semanticSearchTopK)
-    const block = renderRecallBlock(
-      ranked.map((r) => r.atom),
-      config.memoryBudgetChars
-    )
-    return block !== "" && scanForWrite(block) === undefined ? block : ""
-  },
-  Effect.catchAll(() => Effect.succeed(""))
-)
 
 /** The longest a per-turn extraction waits for the model (spec extended §10.1). */
 export const EXTRACTION_TIMEOUT = Duration.seconds(30)

@@ -16,7 +16,7 @@ import {
   requiredMessage,
   searchAtomsMessage
 } from "../domain/atoms/toolMessages.js"
-import { addAtoms, forgetAtom, listQuarantine, pinAtom, searchAtoms } from "./atoms.js"
+import { addAtoms, forgetAtom, listQuarantine, pinAtom, searchAtomsRanked } from "./atoms.js"
 import { listPendingReviews, rejectPendingReview } from "./userModel.js"
 import type { Target } from "../domain/facts/schema.js"
 import { printable } from "../domain/text/printable.js"
@@ -196,7 +196,7 @@ const atomAction = (args: MemoryToolArgs, caller: ToolCaller) =>
       }
       case "search_atoms": {
         if (!args.query || args.query.trim() === "") return failure(requiredMessage("query", "search_atoms"))
-        const hits = yield* searchAtoms(args.query)
+        const hits = yield* searchAtomsRanked(args.query)
         return success({
           message: searchAtomsMessage(
             hits.map((h) => ({

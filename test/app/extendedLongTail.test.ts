@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type ScriptedServer, startScriptedServer } from "../../src/adapters/dev/ScriptedServer.js"
 import { addAtoms, type AtomLanding, consolidateAtoms, forgetAtom, loadAtoms, pinAtom } from "../../src/app/atoms.js"
+import { atomFollowUps, atomRecallBlock } from "../../src/app/atomRecall.js"
 import { Background } from "../../src/app/Background.js"
 import { dispatchMemoryTool } from "../../src/app/memoryTool.js"
 import { previewNudges, takeNudges } from "../../src/app/nudges.js"
@@ -365,5 +366,69 @@ describe("associations (spec extended §13)", () => {
     expect(out.stored.find((a) => a.id === goal)!.context.related_atom_ids).toEqual([convention])
     const file = JSON.parse(fs.readFileSync(path.join(dir, "extended", "associations.json"), "utf8"))
     expect(file).toEqual({ [t1!]: [t3], [t3!]: [t1] })
+  })
+})
+
+describe("recall with the model (spec extended §9.3–9.5)", () => {
+  const seed = addAtoms([
+    trusted("The API listens on port 8080"),
+    trusted("The API gateway terminates TLS"),
+    trusted("Releases are tagged from the main branch")
+  ])
+  const loose = { semanticSearchMinScore: 0.05, semanticDedupThreshold: 0 }
+
+  it("the rerank order stands; predicted intents add what they recall; confident ones become follow-ups", async () => {
+    const dir = tempDir()
+    answer({
+      "You are a relevance ranking": "1,0",
+      "You are an intent-prediction": JSON.stringify([
+        { text: "how are releases tagged from the main branch", confidence: 0.9 },
+        { text: "something vague", confidence: 0.2 }
+      ])
+    })
+    const out = await run(
+      Effect.gen(function* () {
+        yield* seed
+        const block = yield* atomRecallBlock("Which port does the API listen on?")
+        return { block, followUps: yield* atomFollowUps }
+      }),
+      { dir, extended: loose }
+    )
+    const lines = out.block.split("\n").filter((l) => l.startsWith("• "))
+    expect(lines.slice(0, 2)).toEqual([
+      "• [fact] The API gateway terminates TLS",
+      "• [fact] The API listens on port 8080"
+    ])
+    expect(lines).toContain("• [fact] Releases are tagged from the main branch")
+    expect(out.followUps).toEqual(["how are releases tagged from the main branch"])
+    expect(callsTo("You are a relevance ranking")).toHaveLength(1)
+    expect(callsTo("You are an intent-prediction")).toHaveLength(1)
+  })
+
+  it("search_atoms reranks but never predicts; with both switched off no model is asked", async () => {
+    const dir = tempDir()
+    answer({ "You are a relevance ranking": "1,0" })
+    const searched = await run(
+      Effect.zipRight(seed, dispatchMemoryTool({ action: "search_atoms", query: "API port" })),
+      { dir, extended: loose }
+    )
+    expect(callsTo("You are an intent-prediction")).toEqual([])
+    expect(callsTo("You are a relevance ranking")).toHaveLength(1)
+    expect(searched).toMatchObject({ success: true })
+    server.reset()
+    const off = { ...loose, semanticSearchRerank: false, followUpAnticipationEnabled: false }
+    const block = await run(atomRecallBlock("Which port does the API listen on?"), { dir, extended: off })
+    expect(block).toContain("port 8080")
+    expect(chats(server)).toEqual([])
+  })
+
+  it("a model that fails or hangs leaves the literal order, never failing the turn", async () => {
+    const dir = tempDir()
+    server.script(() => ({ kind: "status", status: 500 }))
+    const block = await run(Effect.zipRight(seed, atomRecallBlock("Which port does the API listen on?")), {
+      dir,
+      extended: loose
+    })
+    expect(block.split("\n").find((l) => l.startsWith("• "))).toBe("• [fact] The API listens on port 8080")
   })
 })
