@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each a table with ratios against a baseline measured in the same run.
 // The machine is small and noisy, so every figure is a median (or a stated percentile) of many runs.
+import { runAtomsBench } from "./atoms.js"
 import { runColdRecallBench } from "./coldRecall.js"
 import { runColdStartBench } from "./coldStart.js"
 import { runConsolidationBench } from "./consolidation.js"
@@ -23,6 +24,7 @@ console.log(await runRpBench())
 console.log(await runConsolidationBench())
 console.log(await runHttpBench())
 console.log(await runRecallBench())
+console.log(await runAtomsBench())
 console.log(await runEpisodesFoldBench())
 console.log(await runColdRecallBench())
 console.log(await runEvalRecallBench())

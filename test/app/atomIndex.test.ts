@@ -45,7 +45,7 @@ const tempDir = () => {
 /** Texts each embeddings request carried, in order. */
 const embedded = () => server.requests.map((r) => (r.body as { input: Array<string> }).input)
 
-// semantic dedup and links off: the write path would otherwise ask the embedder too, and these tests count what the index asks
+// semantic dedup and links off: the write path would ask the embedder too, and these tests count what the index asks
 const ON = {
   extended: {
     ...DEFAULT_EXTENDED,
