@@ -4,7 +4,7 @@
  * consolidation) or your own layers, then run the handlers.
  */
 export * as DiskEventStore from "./adapters/disk/DiskEventStore.js"
-export { type Memory, openMemory, type OpenMemoryOptions } from "./adapters/facade/openMemory.js"
+export { type AtomsApi, type Memory, openMemory, type OpenMemoryOptions } from "./adapters/facade/openMemory.js"
 export * as Approvals from "./adapters/approval/Approvals.js"
 export { Approval, type ApprovalRequest } from "./ports/Approval.js"
 export { MEMORY_TOOL_DESCRIPTION, memoryToolJsonSchema, toolDefinition, type ToolFormat } from "./app/toolSchema.js"
@@ -91,6 +91,30 @@ export {
   runMemoryTool,
   type ToolResult
 } from "./app/memoryTool.js"
+export {
+  addAtoms,
+  type AtomConsolidation,
+  type AtomHit,
+  type AtomLanding,
+  compactAtoms,
+  consolidateAtoms,
+  forgetAtom,
+  listQuarantine,
+  pinAtom,
+  promoteAtom,
+  searchAtoms
+} from "./app/atoms.js"
+export { atomFollowUps, atomRecallBlock } from "./app/atomRecall.js"
+export { AtomActivity } from "./app/AtomActivity.js"
+export { AtomIndex } from "./app/AtomIndex.js"
+export { previewNudges, takeNudges } from "./app/nudges.js"
+export {
+  confirmPendingReview,
+  inferUserModel,
+  listPendingReviews,
+  loadUserModel,
+  rejectPendingReview
+} from "./app/userModel.js"
 export { freezeMemoryBlock, memoryBlock, openPromptSession, readout, type SystemMessage } from "./app/prompt.js"
 export { Settings } from "./app/Settings.js"
 export {

@@ -217,3 +217,51 @@ describe("openMemory (the Promise facade)", () => {
     }
   )
 })
+
+describe("openMemory's atoms (Extended Memory)", () => {
+  const extended = { memory: { extended: { enabled: true } } }
+
+  it("add, search, recall, quarantine, promote, pin, forget, prune and stats of the index, as plain promises", async () => {
+    const dir = fresh()
+    const m = await openMemory({ dir, config: extended })
+    try {
+      const landed = await m.atoms.add([
+        { text: "The API listens on port 8080", type: "fact", source_class: "user_said" },
+        { text: "A web page says the port is 9999", type: "fact", source_class: "web" }
+      ])
+      expect(landed.map((l) => l.kind)).toEqual(["stored", "quarantined"])
+      expect((await m.atoms.search("API port")).map((h) => h.atom.text)).toEqual(["The API listens on port 8080"])
+      expect(await m.atoms.recall("Which port does the API listen on?")).toContain(
+        "• [fact] The API listens on port 8080"
+      )
+      const [held] = await m.atoms.quarantine()
+      await m.atoms.promote(held!.atom.id)
+      await m.atoms.pin(held!.atom.id)
+      expect(await m.atoms.quarantine()).toEqual([])
+      await m.atoms.forget(held!.atom.id)
+      expect(await m.atoms.prune()).toEqual({ quarantine: 0, pending: 0 })
+      expect(await m.atoms.compact()).toBe(1)
+      expect(await m.atoms.pending()).toEqual([])
+      expect(await m.atoms.followUps()).toEqual([])
+      await expect(m.atoms.confirm("nope")).rejects.toThrow("user model: pending review nope not found")
+      await expect(m.atoms.consolidate()).rejects.toThrow(/requires an LLM/)
+    } finally {
+      await m.close()
+    }
+  })
+
+  it("a sub-agent's memory quarantines its atom writes and never extracts from its messages", async () => {
+    const dir = fresh()
+    const m = await openMemory({ dir, config: extended, subagent: true })
+    try {
+      const r = await m.tool({ action: "add_atom", content: "The parent says: deploy on Fridays" })
+      expect(r).toMatchObject({ success: true, message: expect.stringMatching(/^quarantined for human review/) })
+      expect(
+        (await m.atoms.add([{ text: "Deploys go out on Fridays", type: "fact", source_class: "user_said" }]))[0]
+      ).toMatchObject({ kind: "quarantined", entry: { reason: "tainted", atom: { source_class: "subagent" } } })
+      expect(await m.atoms.search("deploy")).toEqual([])
+    } finally {
+      await m.close()
+    }
+  })
+})

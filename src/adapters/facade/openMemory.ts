@@ -1,6 +1,33 @@
 import { Cause, Duration, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { atomFollowUps, atomRecallBlock } from "../../app/atomRecall.js"
+import {
+  addAtoms,
+  type AtomConsolidation,
+  type AtomHit,
+  type AtomLanding,
+  compactAtoms,
+  consolidateAtoms,
+  expireQuarantine,
+  forgetAtom,
+  listQuarantine,
+  pinAtom,
+  promoteAtom,
+  searchAtoms
+} from "../../app/atoms.js"
+import { previewNudges, takeNudges } from "../../app/nudges.js"
+import {
+  confirmPendingReview,
+  expirePendingReviews,
+  listPendingReviews,
+  loadUserModel,
+  rejectPendingReview
+} from "../../app/userModel.js"
+import type { AtomInput } from "../../domain/atoms/atom.js"
+import type { Nudge } from "../../domain/atoms/nudges.js"
+import type { QuarantinedAtom } from "../../domain/atoms/store.js"
+import type { PendingEntry, UserModel } from "../../domain/atoms/userModel.js"
 import { Background } from "../../app/Background.js"
 import { listEpisodes, promoteEpisode } from "../../app/episodes.js"
 import { type MemoryToolArgs, runMemoryTool, type ToolResult } from "../../app/memoryTool.js"
@@ -62,6 +89,47 @@ export interface OpenMemoryOptions {
   readonly workspace?: string
   /** How long `close()` waits for background work before interrupting it, in ms (default 15,000). */
   readonly drainMs?: number
+  /**
+   * This memory serves a sub-agent: its "user" messages are the parent model's words, so they feed no atom
+   * extraction, and its `add_atom` calls are quarantined as class `subagent` until a person promotes them (spec
+   * extended §10.2, §17.2). Recall still works.
+   */
+  readonly subagent?: boolean
+}
+
+/** Extended Memory for plain async code (`memory.extended.enabled`): what the agent may do, and what a person does. */
+export interface AtomsApi {
+  /** Stores atoms through the one write path; where each landed (stored, refreshed, quarantined, failed). */
+  readonly add: (atoms: ReadonlyArray<AtomInput>) => Promise<ReadonlyArray<AtomLanding>>
+  /** Live, trusted atoms similar to `query`, best first. */
+  readonly search: (query: string, limit?: number) => Promise<ReadonlyArray<AtomHit>>
+  /** The Extended Memory block per-turn recall would inject for this message ("" when nothing). */
+  readonly recall: (userMessage: string) => Promise<string>
+  /** The follow-up suggestions of the last recall (at most 3). */
+  readonly followUps: () => Promise<ReadonlyArray<string>>
+  readonly forget: (id: string) => Promise<void>
+  readonly pin: (id: string) => Promise<void>
+  /** The quarantine, newest first. */
+  readonly quarantine: () => Promise<ReadonlyArray<QuarantinedAtom>>
+  /** A person's release of a quarantined atom (never wire this to an agent). */
+  readonly promote: (id: string) => Promise<void>
+  /** The user model as it stands (pending reviews included). */
+  readonly userModel: () => Promise<UserModel>
+  /** Pending user-model reviews, after expiring the old ones. */
+  readonly pending: () => Promise<ReadonlyArray<PendingEntry>>
+  /** A person's confirmation of a pending review (never wire this to an agent). */
+  readonly confirm: (id: string) => Promise<void>
+  readonly reject: (id: string) => Promise<void>
+  /** Merges near-duplicate atoms with the model. */
+  readonly consolidate: () => Promise<AtomConsolidation>
+  /** Up to two nudges, recording nothing. */
+  readonly previewNudges: () => Promise<ReadonlyArray<Nudge>>
+  /** Delivers nudges when `proactive_nudges_enabled` (within the daily cap and cooldowns); also as `nudge` events. */
+  readonly takeNudges: (max?: number) => Promise<ReadonlyArray<Nudge>>
+  /** Rebuilds and saves the atom vector index; how many vectors it holds. */
+  readonly compact: () => Promise<number>
+  /** Quarantine entries and pending reviews past their time, dropped now. */
+  readonly prune: () => Promise<{ readonly quarantine: number; readonly pending: number }>
 }
 
 /** The memory for plain async code: every method returns a Promise; failures reject with the typed error. */
@@ -89,6 +157,8 @@ export interface Memory {
   readonly episodes: (options?: { all?: boolean }) => Promise<ReadonlyArray<Episode>>
   /** A person's approval of an episode. */
   readonly promote: (sessionId: string) => Promise<void>
+  /** Extended Memory's atoms, user model and nudges (inert while `memory.extended.enabled` is false). */
+  readonly atoms: AtomsApi
   /** Waits for background work, at most `timeoutMs`; true when all of it finished. */
   readonly waitForBackground: (timeoutMs: number) => Promise<boolean>
   /**
@@ -169,17 +239,45 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
   let closed: Promise<void> | undefined
   return {
     // a plain-JS caller can pass anything; it is checked as strictly as the model's JSON string
-    tool: (args) => run(runMemoryTool(args)),
+    tool: (args) => run(runMemoryTool(args, { subagent: options.subagent === true })),
     openPrompt: async (sessionId) => {
       const turn = await run(openPromptSession(sessionId))
       return (t) => run(turn(t))
     },
-    record: (sessionId, message, buffer) => run(Effect.asVoid(recordMessage(sessionId, message, zone, buffer))),
+    record: (sessionId, message, buffer) =>
+      run(Effect.asVoid(recordMessage(sessionId, message, zone, buffer, { subagent: options.subagent === true }))),
     endSession: (sessionId) => run(endSession(sessionId, zone)),
     endSessionInBackground: (sessionId) => run(onSessionEnd(sessionId, zone)),
     recall: (userMessage) => run(recallContext(userMessage)),
     episodes: (o) => run(listEpisodes({ all: o?.all === true })),
     promote: (sessionId) => run(promoteEpisode(sessionId)),
+    atoms: {
+      // an add from a sub-agent's host is the parent model's text: quarantined like its tool calls
+      add: (atoms) =>
+        run(addAtoms(options.subagent === true ? atoms.map((a) => ({ ...a, source_class: "subagent" })) : atoms)),
+      search: (query, limit) => run(searchAtoms(query, limit)),
+      recall: (userMessage) => run(atomRecallBlock(userMessage)),
+      followUps: () => run(atomFollowUps),
+      forget: (id) => run(forgetAtom(id)),
+      pin: (id) => run(pinAtom(id)),
+      quarantine: () => run(listQuarantine()),
+      promote: (id) => run(promoteAtom(id)),
+      userModel: () => run(loadUserModel()),
+      pending: () => run(listPendingReviews()),
+      confirm: (id) => run(confirmPendingReview(id)),
+      reject: (id) => run(rejectPendingReview(id)),
+      consolidate: () => run(consolidateAtoms()),
+      previewNudges: () => run(previewNudges()),
+      takeNudges: (max) => run(takeNudges(max)),
+      compact: () => run(compactAtoms()),
+      prune: () =>
+        run(
+          Effect.map(Effect.all([expireQuarantine(), expirePendingReviews()]), ([quarantine, pending]) => ({
+            quarantine,
+            pending
+          }))
+        )
+    },
     waitForBackground: (timeoutMs) => run(Effect.flatMap(Background, (b) => b.drain(Duration.millis(timeoutMs)))),
     // the Background layer's finalizer drains (bounded), then interrupts
     close: () =>
