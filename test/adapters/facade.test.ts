@@ -221,7 +221,7 @@ describe("openMemory (the Promise facade)", () => {
 describe("openMemory's atoms (Extended Memory)", () => {
   const extended = { memory: { extended: { enabled: true } } }
 
-  it("add, search, recall, quarantine, promote, pin, forget, prune and stats of the index, as plain promises", async () => {
+  it("add, search, recall, quarantine, promote, pin, forget, prune and compact, as promises", async () => {
     const dir = fresh()
     const m = await openMemory({ dir, config: extended })
     try {

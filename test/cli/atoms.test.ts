@@ -213,15 +213,15 @@ describe("tmem atoms on a disabled store, with the rest of the config as resolve
     // 40 days is past the configured 30; the 10-day entry stays (the default TTL of 7 would have taken it)
     expect(await tmem(["--dir", dir, "atoms", "prune"])).toMatchObject({
       code: 0,
-      stdout: "pruned 1 expired quarantine entry\n"
+      stdout: "pruned 1 expired quarantine entry and 0 expired pending reviews\n"
     })
     expect(await tmem(["--dir", dir, "atoms", "prune"])).toMatchObject({
       code: 0,
-      stdout: "pruned 0 expired quarantine entries\n"
+      stdout: "pruned 0 expired quarantine entries and 0 expired pending reviews\n"
     })
     expect(json((await tmem(["--dir", dir, "--json", "atoms", "prune"])).stdout)).toEqual({
       ok: true,
-      result: { quarantine_expired: 0 }
+      result: { quarantine_expired: 0, pending_expired: 0 }
     })
 
     const stats = await tmem(["--dir", dir, "atoms", "stats"])
