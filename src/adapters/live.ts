@@ -8,13 +8,14 @@ import { Background, BACKGROUND_DRAIN } from "../app/Background.js"
 import { EpisodeIndex } from "../app/EpisodeIndex.js"
 import { AtomActivity } from "../app/AtomActivity.js"
 import { AtomIndex } from "../app/AtomIndex.js"
+import { AtomLlm } from "../app/AtomLlm.js"
 import { EXTENDED_DIR } from "../domain/atoms/files.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
 import type { Approval } from "../ports/Approval.js"
 import type { Guard } from "../ports/Guard.js"
-import type { Llm } from "../ports/Llm.js"
+import { Llm } from "../ports/Llm.js"
 import type { Notifier } from "../ports/Notifier.js"
 import type { Progress } from "../ports/Progress.js"
 import * as Progresses from "./progress/Progresses.js"
@@ -127,6 +128,10 @@ export const liveLayer = (options: LiveOptions) => {
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
     AtomActivity.layer,
+    // Extended Memory's own model when memory.extended.llm names one (spec extended §20.1), else the main one
+    options.config.extended.llm === undefined
+      ? AtomLlm.main
+      : Layer.effect(AtomLlm, Llm).pipe(Layer.provide(llmFor({ ...options.config, llm: options.config.extended.llm }))),
     Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir }))),
     // atoms may have an embedder of their own (spec extended §8.1); their index lives beside the atom files
     AtomIndex.layer.pipe(

@@ -10,11 +10,11 @@ import {
 import { compositeScore, renderRecallBlock } from "../domain/atoms/recallBlock.js"
 import { userModelJson } from "../domain/atoms/userModel.js"
 import { scanForWrite } from "../domain/scan/index.js"
-import { Llm } from "../ports/Llm.js"
 import { AtomActivity } from "./AtomActivity.js"
 import { type AtomHit, atomCandidates, reranked } from "./atoms.js"
 import { nowIso } from "./clock.js"
 import { Settings } from "./Settings.js"
+import { AtomLlm } from "./AtomLlm.js"
 import { loadUserModel } from "./userModel.js"
 
 /** The longest a turn's atom recall may take, model calls included (spec extended §9.1). */
@@ -48,7 +48,7 @@ const scored = (query: string) =>
 const predicted = (message: string) =>
   Effect.gen(function* () {
     const config = (yield* Settings).extended
-    const llm = yield* Llm
+    const llm = yield* AtomLlm
     const activity = yield* AtomActivity
     if (!config.followUpAnticipationEnabled || config.predictiveIntents <= 0 || !llm.info.available) return []
     const { messages } = yield* Ref.get(activity)

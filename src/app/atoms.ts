@@ -30,11 +30,11 @@ import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { mergeBlocker } from "../domain/facts/decider.js"
 import { Embedder, similaritiesOf } from "../ports/Embedder.js"
 import { EventStore } from "../ports/EventStore.js"
-import { Llm } from "../ports/Llm.js"
 import { handleCommand } from "./commandHandler.js"
 import { nowIso } from "./clock.js"
 import { secondOpinion } from "./guard.js"
 import { Settings } from "./Settings.js"
+import { AtomLlm } from "./AtomLlm.js"
 import { AtomIndex } from "./AtomIndex.js"
 import { rememberStored } from "./AtomActivity.js"
 
@@ -251,7 +251,7 @@ export const searchAtomsRanked = Effect.fn("searchAtomsRanked")(function* (query
 export const reranked = <A>(query: string, items: ReadonlyArray<A>, textOf: (a: A) => string) =>
   Effect.gen(function* () {
     const config = (yield* Settings).extended
-    const llm = yield* Llm
+    const llm = yield* AtomLlm
     if (!config.semanticSearchRerank || !llm.info.available || items.length < 2) return items
     const request = rerankPrompt(
       query,
@@ -306,7 +306,7 @@ export const extractAtoms = Effect.fn("extractAtoms")(function* (
   const config = (yield* Settings).extended
   const nothing: ReadonlyArray<AtomLanding> = []
   if (!config.enabled || !config.autoExtractPerTurn || options.subagent === true) return nothing
-  const llm = yield* Llm
+  const llm = yield* AtomLlm
   const request = extractionRequest(message)
   if (!llm.info.available || request === undefined) return nothing
   const reply = yield* llm
@@ -367,7 +367,7 @@ export interface AtomConsolidation {
  */
 export const consolidateAtoms = Effect.fn("consolidateAtoms")(function* () {
   yield* requireEnabled
-  const llm = yield* Llm
+  const llm = yield* AtomLlm
   if (!llm.info.available) return yield* Effect.fail(new ConsolidationNeedsLlm())
   const config = (yield* Settings).extended
   const { state } = yield* loadAtoms()

@@ -17,12 +17,12 @@ import { scanForWrite } from "../domain/scan/index.js"
 import { nudgeLifecycle } from "../domain/events/lifecycle.js"
 import { EventStore } from "../ports/EventStore.js"
 import { Notifier } from "../ports/Notifier.js"
-import { Llm } from "../ports/Llm.js"
 import { during } from "../ports/Progress.js"
 import { loadAtoms } from "./atoms.js"
 import { nowIso } from "./clock.js"
 import { handleCommand } from "./commandHandler.js"
 import { Settings } from "./Settings.js"
+import { AtomLlm } from "./AtomLlm.js"
 import { loadUserModel } from "./userModel.js"
 
 /** The longest a nudge synthesis waits for the model (spec extended §15.7, §18.3). */
@@ -52,7 +52,7 @@ export class NudgesNeedLlm extends Schema.TaggedError<NudgesNeedLlm>()("NudgesNe
 const synthesise = (maxN: number) =>
   Effect.gen(function* () {
     const config = (yield* Settings).extended
-    const llm = yield* Llm
+    const llm = yield* AtomLlm
     if (!llm.info.available) return [] as ReadonlyArray<Nudge>
     const live = recallableAtoms((yield* loadAtoms()).state)
     const focus = (yield* loadUserModel()).current_focus
@@ -72,7 +72,7 @@ const synthesise = (maxN: number) =>
  * model; fails without one so that the person asking knows why there is nothing.
  */
 export const previewNudges = Effect.fn("previewNudges")(function* () {
-  if (!(yield* Llm).info.available) return yield* Effect.fail(new NudgesNeedLlm())
+  if (!(yield* AtomLlm).info.available) return yield* Effect.fail(new NudgesNeedLlm())
   return yield* synthesise(NUDGES_PER_CALL)
 })
 

@@ -15,12 +15,12 @@ import {
 } from "../domain/atoms/userModel.js"
 import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { EventStore } from "../ports/EventStore.js"
-import { Llm } from "../ports/Llm.js"
 import { type ActivityState, AtomActivity } from "./AtomActivity.js"
 import { loadAtoms } from "./atoms.js"
 import { nowIso } from "./clock.js"
 import { handleCommand } from "./commandHandler.js"
 import { Settings } from "./Settings.js"
+import { AtomLlm } from "./AtomLlm.js"
 
 /** The longest an inference waits for the model (spec extended §14.3). */
 export const INFERENCE_TIMEOUT = Duration.seconds(30)
@@ -106,7 +106,7 @@ export const userModelPrompt = Effect.fn("userModelPrompt")(
  */
 export const inferUserModel = Effect.fn("inferUserModel")(function* () {
   const config = (yield* Settings).extended
-  const llm = yield* Llm
+  const llm = yield* AtomLlm
   const activity = yield* AtomActivity
   const { recent } = yield* Ref.get(activity)
   if (!config.enabled || !config.inferUserState || !llm.info.available || recent.length === 0) return false

@@ -265,3 +265,41 @@ describe("openMemory's atoms (Extended Memory)", () => {
     }
   })
 })
+
+describe("memory.extended.llm (spec extended §20)", () => {
+  it("Extended Memory asks its own model; the main model is not asked", async () => {
+    const main = await startScriptedServer({ handler: () => ({ kind: "chat", content: "main" }) })
+    const own = await startScriptedServer({
+      handler: () => ({ kind: "chat", content: "The staging database is Postgres 15 on port 5432" })
+    })
+    const m = await openMemory({
+      dir: fresh(),
+      config: {
+        llm: { base_url: `${main.url}/v1`, model: "big", max_retries: 0 },
+        memory: {
+          extended: {
+            enabled: true,
+            consolidate_similarity_threshold: 0.5,
+            semantic_dedup_threshold: 0,
+            semantic_search_rerank: false,
+            follow_up_anticipation_enabled: false,
+            llm: { base_url: `${own.url}/v1`, model: "small", max_retries: 0 }
+          }
+        }
+      }
+    })
+    try {
+      await m.atoms.add([
+        { text: "The staging database is Postgres 15 on port 5432", type: "fact", source_class: "user_said" },
+        { text: "Staging database: Postgres 15, port 5432", type: "fact", source_class: "user_said" }
+      ])
+      expect(await m.atoms.consolidate()).toEqual({ groups: 1, merged: 1 })
+      expect(own.requests.filter((r) => r.path.endsWith("/chat/completions"))).toHaveLength(1)
+      expect(main.requests).toEqual([])
+    } finally {
+      await m.close()
+      await main.close()
+      await own.close()
+    }
+  })
+})
