@@ -7,11 +7,13 @@ import {
   predictionRequest,
   usableIntents
 } from "../domain/atoms/prediction.js"
+import { renderReturnBlock, returnRequest } from "../domain/atoms/proactive.js"
 import { compositeScore, renderRecallBlock } from "../domain/atoms/recallBlock.js"
+import { recallableAtoms } from "../domain/atoms/store.js"
 import { userModelJson } from "../domain/atoms/userModel.js"
 import { scanForWrite } from "../domain/scan/index.js"
 import { AtomActivity } from "./AtomActivity.js"
-import { type AtomHit, atomCandidates, reranked } from "./atoms.js"
+import { type AtomHit, atomCandidates, loadAtoms, reranked } from "./atoms.js"
 import { nowIso } from "./clock.js"
 import { Settings } from "./Settings.js"
 import { AtomLlm } from "./AtomLlm.js"
@@ -117,3 +119,37 @@ export const atomRecallBlock = Effect.fn("atomRecallBlock")(
 
 /** The follow-up suggestions of the last recall (spec extended §9.5): at most 3, [] when none or disabled. */
 export const atomFollowUps = Effect.flatMap(AtomActivity, (ref) => Effect.map(Ref.get(ref), (s) => s.followUps))
+
+/** The longest the return-after-break summary waits for the model (spec extended §15.1). */
+export const RETURN_TIMEOUT = Duration.seconds(5)
+
+/**
+ * Return after a break (spec extended §15.1): for a resumed session, the five most recent trusted live atoms and the
+ * user model to the model for one or two sentences on where the user left off, as a `WHERE YOU LEFT OFF` block;
+ * scanned (odek v1.15 did not). "" when off, without a model or atoms, on a blank answer, a failure or after 5 s.
+ */
+export const returnAfterBreak = Effect.fn("returnAfterBreak")(
+  function* () {
+    const config = (yield* Settings).extended
+    const llm = yield* AtomLlm
+    if (!config.enabled || !config.proactiveReturnAfterBreak || !llm.info.available) return ""
+    const recent = [...recallableAtoms((yield* loadAtoms()).state)]
+      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+      .slice(0, 5)
+    if (recent.length === 0) return ""
+    const request = returnRequest(
+      recent.map((a) => ({ type: a.type, text: a.text, created_at: a.created_at })),
+      JSON.stringify(userModelJson(yield* loadUserModel()))
+    )
+    const reply = yield* llm.complete({
+      system: request.system,
+      messages: [{ role: "user", content: request.user }],
+      maxTokens: 256
+    })
+    const block = renderReturnBlock(reply)
+    return block !== "" && scanForWrite(block) === undefined ? block : ""
+  },
+  Effect.timeoutOption(RETURN_TIMEOUT),
+  Effect.map(Option.getOrElse(() => "")),
+  Effect.catchAll(() => Effect.succeed(""))
+)

@@ -7,6 +7,7 @@ import {
   normaliseAtom,
   retention
 } from "../domain/atoms/atom.js"
+import { hasAnaphora, resolveAnaphora } from "../domain/atoms/proactive.js"
 import { consolidationGroups, consolidationRequest, mergedAtom, mergedText } from "../domain/atoms/consolidation.js"
 import { during } from "../ports/Progress.js"
 import { extractionRequest, parseExtraction } from "../domain/atoms/extraction.js"
@@ -307,8 +308,9 @@ export const extractAtoms = Effect.fn("extractAtoms")(function* (
   const nothing: ReadonlyArray<AtomLanding> = []
   if (!config.enabled || !config.autoExtractPerTurn || options.subagent === true) return nothing
   const llm = yield* AtomLlm
-  const request = extractionRequest(message)
-  if (!llm.info.available || request === undefined) return nothing
+  if (!llm.info.available) return nothing
+  const request = extractionRequest(yield* resolvedForExtraction(message))
+  if (request === undefined) return nothing
   const reply = yield* llm
     .complete({ system: request.system, messages: [{ role: "user", content: request.user }], maxTokens: 1024 })
     .pipe(Effect.timeoutOption(EXTRACTION_TIMEOUT), Effect.option)
@@ -328,6 +330,27 @@ export const extractAtoms = Effect.fn("extractAtoms")(function* (
     }))
   )
 })
+
+/**
+ * Anaphora resolution (spec extended §15.2): a message that leans on "it", "that", "this", "them" or "those" gets its
+ * first pronoun replaced by the best atom recall finds for it, so the extraction model sees what the user meant. Used
+ * only as extraction input, never sent to the main model. No hit, a refused result, a failure or 5 s: the message.
+ */
+const resolvedForExtraction = (message: string) =>
+  Effect.gen(function* () {
+    const config = (yield* Settings).extended
+    if (!config.anaphoraResolutionEnabled || !hasAnaphora(message)) return message
+    const [top] = yield* searchAtomsRanked(message)
+    if (top === undefined) return message
+    const resolved = resolveAnaphora(message, top.atom.text)
+    return scanForWrite(resolved) === undefined ? resolved : message
+  }).pipe(
+    Effect.timeoutOption(ANAPHORA_TIMEOUT),
+    Effect.map(Option.getOrElse(() => message)),
+    Effect.catchAll(() => Effect.succeed(message))
+  )
+
+const ANAPHORA_TIMEOUT = Duration.seconds(5)
 
 /** The persisted atom index against the live atoms now (spec extended §16.2): vector count, current or stale. */
 export const atomIndexStatus = Effect.fn("atomIndexStatus")(function* () {

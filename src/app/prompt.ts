@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { screenedBufferLine } from "../domain/facts/blocked.js"
 import { renderMemoryBlock, renderReadout } from "../domain/facts/promptBlock.js"
 import { wrapUntrusted } from "../domain/sessions/wrap.js"
-import { atomRecallBlock } from "./atomRecall.js"
+import { atomRecallBlock, returnAfterBreak } from "./atomRecall.js"
 import { promptFacts } from "./facts.js"
 import { recallContext } from "./recall.js"
 import { sessionBuffer } from "./sessions.js"
@@ -47,8 +47,13 @@ export interface SystemMessage {
  * source `episode` (spec episodes §7.6). Empty parts are left out. The facts block is frozen here, when the session
  * opens; each `turn` renders with the current buffer and recall, so the same state gives the same messages.
  */
-export const openPromptSession = Effect.fn("openPromptSession")(function* (sessionId: string | undefined) {
+export const openPromptSession = Effect.fn("openPromptSession")(function* (
+  sessionId: string | undefined,
+  options: { readonly resumed?: boolean } = {}
+) {
   const render = yield* freezeMemoryBlock()
+  // a resumed session opens with where the user left off, once, on its first turn (spec extended §15.1)
+  let leftOff = options.resumed === true ? yield* returnAfterBreak() : ""
   return (turn: {
     readonly userMessage: string
     readonly planSteps?: ReadonlyArray<{ readonly title: string; readonly status: string }>
@@ -63,6 +68,8 @@ export const openPromptSession = Effect.fn("openPromptSession")(function* (sessi
       // Extended Memory's atoms come last, as their own untrusted message (spec extended §9.1)
       const atoms = yield* atomRecallBlock(turn.userMessage)
       if (atoms !== "") messages.push({ role: "system", content: wrapUntrusted("extended_memory", atoms) })
+      if (leftOff !== "") messages.push({ role: "system", content: wrapUntrusted("return_after_break", leftOff) })
+      leftOff = ""
       return messages
     })
 })

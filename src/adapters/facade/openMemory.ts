@@ -136,9 +136,13 @@ export interface AtomsApi {
 export interface Memory {
   /** One call of the `memory` tool: arguments as an object or the JSON string the model sent. Never rejects. */
   readonly tool: (args: MemoryToolArgs | string) => Promise<ToolResult>
-  /** Opens a session's prompt: returns the per-turn renderer of the memory system messages. */
+  /**
+   * Opens a session's prompt: returns the per-turn renderer of the memory system messages. `resumed`: a session the
+   * user comes back to; its first turn gets Extended Memory's "where you left off" summary when enabled.
+   */
   readonly openPrompt: (
-    sessionId?: string
+    sessionId?: string,
+    options?: { readonly resumed?: boolean }
   ) => Promise<
     (turn: {
       userMessage: string
@@ -240,8 +244,8 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
   return {
     // a plain-JS caller can pass anything; it is checked as strictly as the model's JSON string
     tool: (args) => run(runMemoryTool(args, { subagent: options.subagent === true })),
-    openPrompt: async (sessionId) => {
-      const turn = await run(openPromptSession(sessionId))
+    openPrompt: async (sessionId, o) => {
+      const turn = await run(openPromptSession(sessionId, { resumed: o?.resumed === true }))
       return (t) => run(turn(t))
     },
     record: (sessionId, message, buffer) =>
