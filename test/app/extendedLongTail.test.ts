@@ -442,7 +442,7 @@ describe("recall with the model (spec extended §9.3–9.5)", () => {
 })
 
 describe("return after a break and anaphora (spec extended §15.1–15.2)", () => {
-  it("a resumed session's first turn says where the user left off, scanned and wrapped; later turns do not", async () => {
+  it("a resumed session's first turn says where the user left off, wrapped; later turns do not", async () => {
     const dir = tempDir()
     answer({ "You are a context-resumption": "You were migrating billing to Postgres 15; next, run the backfill." })
     const out = await run(
