@@ -1,4 +1,4 @@
-import type { VectorIndex } from "../embedding/vector.js"
+import { allocateVectorIndex, type VectorIndex } from "../embedding/vector.js"
 
 /**
  * The persisted episode vectors (spec episodes §9.1 lets the port choose the encoding): a magic line, a
@@ -6,6 +6,11 @@ import type { VectorIndex } from "../embedding/vector.js"
  * Anything that does not decode exactly is "no file": the index is rebuilt.
  */
 const MAGIC = new TextEncoder().encode("tmem-episode-vectors 1\n")
+
+/** Whether float32 arrays are little-endian in memory here, so rows and file bytes can be copied as they are. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1
+
+const bytesOf = (rows: Float32Array) => new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength)
 
 export interface PersistedVectors {
   readonly ids: ReadonlyArray<string>
@@ -20,7 +25,9 @@ export const encodeVectors = (v: PersistedVectors): Uint8Array => {
   view.setUint32(MAGIC.length, header.length, true)
   out.set(header, MAGIC.length + 4)
   const start = MAGIC.length + 4 + header.length
-  v.index.rows.forEach((x, i) => view.setFloat32(start + i * 4, x, true))
+  const rows = v.index.rows
+  if (LITTLE_ENDIAN) out.set(bytesOf(rows), start)
+  else for (let i = 0; i < rows.length; i++) view.setFloat32(start + i * 4, rows[i]!, true)
   return out
 }
 
@@ -48,7 +55,10 @@ export const decodeVectors = (bytes: Uint8Array): PersistedVectors | undefined =
   const ids = h.ids as ReadonlyArray<string>
   const count = ids.length * h.dims
   if (bytes.length - start !== count * 4) return undefined
-  const rows = new Float32Array(count)
-  for (let i = 0; i < count; i++) rows[i] = view.getFloat32(start + i * 4, true)
-  return { ids, index: { dims: h.dims, size: ids.length, rows } }
+  // rows in WebAssembly memory, so the loaded index is searched in place
+  const index = allocateVectorIndex(h.dims, ids.length)
+  const rows = index.rows
+  if (LITTLE_ENDIAN) bytesOf(rows).set(bytes.subarray(start, start + count * 4))
+  else for (let i = 0; i < count; i++) rows[i] = view.getFloat32(start + i * 4, true)
+  return { ids, index }
 }
