@@ -8,13 +8,14 @@ import { Background, BACKGROUND_DRAIN } from "../app/Background.js"
 import { EpisodeIndex } from "../app/EpisodeIndex.js"
 import { AtomActivity } from "../app/AtomActivity.js"
 import { AtomIndex } from "../app/AtomIndex.js"
-import { AtomLlm } from "../app/AtomLlm.js"
+import { AtomEmbedder, AtomLlm } from "../app/AtomLlm.js"
 import { EXTENDED_DIR } from "../domain/atoms/files.js"
 import { capConsolidationLayer } from "../app/consolidation.js"
 import { withBackoff } from "../app/embedBackoff.js"
 import { Settings } from "../app/Settings.js"
 import type { Approval } from "../ports/Approval.js"
 import type { Guard } from "../ports/Guard.js"
+import { Embedder } from "../ports/Embedder.js"
 import { Llm } from "../ports/Llm.js"
 import type { Notifier } from "../ports/Notifier.js"
 import type { Progress } from "../ports/Progress.js"
@@ -124,6 +125,11 @@ export const liveLayer = (options: LiveOptions) => {
   // one value for both: a layer is built once per value, so the guard asks the app's own model client
   const llm = llmFor(options.config)
   const embedder = embedderFor(options.config)
+  // one value for both the index and the write path, so a dedicated atom embedder is built once
+  const atomEmbedder =
+    options.config.extended.embedding === undefined
+      ? embedder
+      : embedderFor({ ...options.config, embedding: options.config.extended.embedding })
   return Layer.mergeAll(
     capConsolidationLayer,
     Background.layerWith(options.backgroundDrain ?? BACKGROUND_DRAIN),
@@ -135,15 +141,9 @@ export const liveLayer = (options: LiveOptions) => {
     Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir }))),
     // atoms may have an embedder of their own (spec extended §8.1); their index lives beside the atom files
     AtomIndex.layer.pipe(
-      Layer.provide(
-        Layer.merge(
-          DiskDerivedFiles.layer({ dir: path.join(dir, EXTENDED_DIR) }),
-          options.config.extended.embedding === undefined
-            ? embedder
-            : embedderFor({ ...options.config, embedding: options.config.extended.embedding })
-        )
-      )
-    )
+      Layer.provide(Layer.merge(DiskDerivedFiles.layer({ dir: path.join(dir, EXTENDED_DIR) }), atomEmbedder))
+    ),
+    Layer.effect(AtomEmbedder, Embedder).pipe(Layer.provide(atomEmbedder))
   ).pipe(
     Layer.provideMerge(
       Layer.mergeAll(

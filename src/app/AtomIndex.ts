@@ -1,6 +1,6 @@
 import { Context, type Effect, Layer } from "effect"
 import type { Atom } from "../domain/atoms/atom.js"
-import { corpusFingerprint } from "../domain/episodes/fingerprint.js"
+import { FNV64_OFFSET, type Fnv64, fnv1a64Units, fnv64Hex } from "../domain/text/fnv.js"
 import type { EmbedFailed } from "../ports/Embedder.js"
 import { type CacheHit, makeVectorCache, type PersistedStatus } from "./vectorCache.js"
 
@@ -8,13 +8,33 @@ import { type CacheHit, makeVectorCache, type PersistedStatus } from "./vectorCa
 export const ATOM_VECTORS_FILE = "vectors.gob"
 export const ATOM_META_FILE = "vectors_meta.json"
 
+// Each atom's hash is computed once per atom object (states share their unchanged atoms), and the corpus's is their
+// sum mod 2⁶⁴: independent of order without sorting 100,000 ids on every write, as odek's sorted hash would need.
+const entryHashes = new WeakMap<Atom, Fnv64>()
+const entryHash = (a: Atom): Fnv64 => {
+  let h = entryHashes.get(a)
+  if (h === undefined) {
+    // ids and texts (odek hashes ids only): a trusted write may give an id new text, which must be re-embedded
+    h = fnv1a64Units(fnv1a64Units(fnv1a64Units(FNV64_OFFSET, a.id), "\u0000"), a.text)
+    entryHashes.set(a, h)
+  }
+  return h
+}
 // the live list is a new array whenever the stream changes, so the fingerprint is computed once per state
 const fingerprints = new WeakMap<ReadonlyArray<Atom>, string>()
 const fingerprintOf = (atoms: ReadonlyArray<Atom>) => {
   let f = fingerprints.get(atoms)
   if (f === undefined) {
-    // ids and texts (odek hashes ids only): a trusted write may give an id new text, which must be re-embedded
-    f = corpusFingerprint(atoms.map((a) => ({ sessionId: a.id, summary: a.text })))
+    let hi = 0
+    let lo = 0
+    for (const a of atoms) {
+      const h = entryHash(a)
+      lo += h.lo
+      hi += h.hi + Math.floor(lo / 2 ** 32)
+      lo %= 2 ** 32
+      hi %= 2 ** 32
+    }
+    f = `${atoms.length}:${fnv64Hex({ hi, lo })}`
     fingerprints.set(atoms, f)
   }
   return f
@@ -36,7 +56,7 @@ export class AtomIndex extends Context.Tag("tmem/AtomIndex")<
     readonly status: (atoms: ReadonlyArray<Atom>) => Effect.Effect<PersistedStatus>
   }
 >() {
-  static readonly layer = Layer.effect(
+  static readonly layer = Layer.scoped(
     AtomIndex,
     makeVectorCache<Atom>({
       name: "atom index",

@@ -43,7 +43,7 @@ export class EpisodeIndex extends Context.Tag("tmem/EpisodeIndex")<
     ) => Effect.Effect<ReadonlyArray<IndexHit>>
   }
 >() {
-  static readonly layer = Layer.effect(
+  static readonly layer = Layer.scoped(
     EpisodeIndex,
     Effect.map(
       makeVectorCache<Episode>({

@@ -29,13 +29,12 @@ import {
 import { atomCodec } from "../domain/atoms/stream.js"
 import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { mergeBlocker } from "../domain/facts/decider.js"
-import { Embedder, similaritiesOf } from "../ports/Embedder.js"
 import { EventStore } from "../ports/EventStore.js"
 import { handleCommand } from "./commandHandler.js"
 import { nowIso } from "./clock.js"
 import { secondOpinion } from "./guard.js"
 import { Settings } from "./Settings.js"
-import { AtomLlm } from "./AtomLlm.js"
+import { AtomEmbedder, AtomLlm } from "./AtomLlm.js"
 import { AtomIndex } from "./AtomIndex.js"
 import { rememberStored } from "./AtomActivity.js"
 
@@ -94,27 +93,45 @@ const semanticProbe = (live: ReadonlyArray<Atom>, text: string) =>
     const dedup = config.semanticDedupThreshold > 0
     const linkK = config.associationsEnabled ? config.associationSemanticTopK : 0
     if (live.length === 0 || (!dedup && linkK <= 0)) return { match: undefined, neighbours: [] }
-    const scores = yield* similaritiesOf(
-      yield* Embedder,
-      live.map((a) => a.text),
-      text
-    ).pipe(Effect.orElseSucceed((): ReadonlyArray<number> => []))
+    const near = yield* nearest(live, text, Math.max(linkK, PROBE_K))
     let best: { readonly id: string; readonly score: number } | undefined
-    const near: Array<{ readonly id: string; readonly score: number }> = []
-    for (const [i, a] of live.entries()) {
-      const score = scores[i] ?? 0
+    const byId = liveById(live)
+    for (const n of near) {
+      const a = byId.get(n.id)
+      if (a === undefined) continue
       if (
         dedup &&
-        score >= config.semanticDedupThreshold &&
-        (best === undefined || score > best.score) &&
+        n.score >= config.semanticDedupThreshold &&
+        (best === undefined || n.score > best.score) &&
         mergeBlocker(a.text, text) === undefined
       )
-        best = { id: a.id, score }
-      if (linkK > 0 && score >= config.semanticSearchMinScore) near.push({ id: a.id, score })
+        best = n
     }
-    near.sort((x, y) => y.score - x.score)
-    return { match: best?.id, neighbours: near.slice(0, linkK) }
+    const linked = near.filter((n) => n.score >= config.semanticSearchMinScore).slice(0, linkK)
+    return { match: best?.id, neighbours: linkK > 0 ? linked : [] }
   })
+
+/** Candidates a write's probe looks at: a twin that blocks on a token may hide a good one just below it. */
+const PROBE_K = 10
+
+/**
+ * The live atoms nearest to `text`, best first, with their similarity. An embedder that compares texts directly (the
+ * local ones: exact, and cheap against one text) scores every live atom; any other goes through the atom index, which
+ * embeds only what it has not embedded, not the whole store on every write. Any failure is "none near".
+ */
+const nearest = (live: ReadonlyArray<Atom>, text: string, k: number) =>
+  Effect.gen(function* () {
+    const embedder = yield* AtomEmbedder
+    if (embedder.similarities === undefined) return yield* (yield* AtomIndex).search(live, text, k)
+    const scores = yield* embedder.similarities(
+      live.map((a) => a.text),
+      text
+    )
+    return live
+      .map((a, i) => ({ id: a.id, score: scores[i] ?? 0 }))
+      .sort((x, y) => y.score - x.score)
+      .slice(0, k)
+  }).pipe(Effect.orElseSucceed((): ReadonlyArray<{ readonly id: string; readonly score: number }> => []))
 
 /** Where each atom of a write landed. */
 export type AtomLanding =
@@ -397,7 +414,7 @@ export const consolidateAtoms = Effect.fn("consolidateAtoms")(function* () {
   const live = [...recallableAtoms(state)].sort((a, b) => b.created_at.localeCompare(a.created_at))
   if (live.length < 2) return { groups: 0, merged: 0 } satisfies AtomConsolidation
   const texts = live.map((a) => a.text)
-  const vectors = yield* (yield* Embedder).embed(texts, texts)
+  const vectors = yield* (yield* AtomEmbedder).embed(texts, texts)
   const groups = consolidationGroups(live, vectors, config.consolidateSimilarityThreshold)
   const now = yield* nowIso
   const planned: Array<{ readonly ids: ReadonlyArray<string>; readonly merged: IncomingAtom }> = []

@@ -1,5 +1,10 @@
-import { Clock, Duration, Effect, Option, Ref } from "effect"
-import { buildVectorIndex, searchVectorIndex, type VectorIndex } from "../domain/embedding/vector.js"
+import { Clock, Deferred, Duration, Effect, FiberSet, Option, Ref } from "effect"
+import {
+  allocateVectorIndex,
+  buildVectorIndex,
+  searchVectorIndex,
+  type VectorIndex
+} from "../domain/embedding/vector.js"
 import { decodeVectors, encodeVectors } from "../domain/episodes/vectorsFile.js"
 import { DerivedFiles } from "../ports/DerivedFiles.js"
 import { type EmbedFailed, Embedder, fitted, isCorpusFitted } from "../ports/Embedder.js"
@@ -97,9 +102,7 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
         const texts = kept.map((e) => e.text)
         const query = yield* fitted(embedder, fitsCorpus ? texts : [])
         const rows = yield* reuseOrEmbed(kept, fitsCorpus ? undefined : previous, query)
-        const built: Built = { query, ids: kept.map((e) => e.id), texts, vectors: rows, fingerprint }
-        yield* persist(built)
-        return built
+        return { query, ids: kept.map((e) => e.id), texts, vectors: rows, fingerprint } satisfies Built
       }).pipe(during(`rebuilding the ${spec.name} (${items.length} items, ${embedder.space.model})`))
 
     /** The rows of `kept`: copied from `previous` where the same id embeds the same text, embedded otherwise. */
@@ -124,13 +127,14 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
           return buildVectorIndex(yield* embed(kept.map((e) => e.text)))
         }
         const freshIndex = buildVectorIndex(fresh)
-        const rows = new Float32Array(dims * kept.length)
+        // rows where the search kernel reads them, so the first search copies nothing
+        const index = allocateVectorIndex(dims, kept.length)
         let next = 0
         source.forEach((from, r) => {
-          if (from >= 0) rows.set(previous.vectors.rows.subarray(from * dims, (from + 1) * dims), r * dims)
-          else rows.set(freshIndex.rows.subarray(next * dims, ++next * dims), r * dims)
+          if (from >= 0) index.rows.set(previous.vectors.rows.subarray(from * dims, (from + 1) * dims), r * dims)
+          else index.rows.set(freshIndex.rows.subarray(next * dims, ++next * dims), r * dims)
         })
-        return { dims, size: kept.length, rows } satisfies VectorIndex
+        return index
       })
 
     const readMeta = Effect.gen(function* () {
@@ -168,6 +172,20 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
         } satisfies Built
       })
 
+    // Rebuilds and saves run as fibers of this cache, not of the caller: a recall that gives up (its 5 s deadline)
+    // leaves the rebuild to finish for the next one, and closing the memory waits for a save under way (at most
+    // 15 s), then interrupts what is left.
+    const work = yield* FiberSet.make<unknown, never>()
+    yield* Effect.addFinalizer(() =>
+      FiberSet.awaitEmpty(work).pipe(Effect.interruptible, Effect.timeoutOption(Duration.seconds(15)))
+    )
+    const saving = yield* Effect.makeSemaphore(1)
+    // saves owed: counted before the rebuilt index is handed out, so a status read right after a search sees the save
+    const owed = yield* Ref.make(0)
+    /** Saves `built` unless a newer index replaced it meanwhile (that one is saved instead): one save at a time. */
+    const save = (built: Built) =>
+      saving.withPermits(1)(Effect.flatMap(Ref.get(state), (s) => (s.built === built ? persist(built) : Effect.void)))
+
     /** The index for these items: the current one, a fresh rebuild, or (backing off, or busy) whatever serves. */
     const fresh = (items: ReadonlyArray<Item>) =>
       Effect.gen(function* () {
@@ -188,21 +206,31 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
         if (!start) return (yield* Ref.get(state)).built
         // new data since the last failure ends the embedder's own back-off too (spec embedding §9.1, markDirty)
         if (failedFor !== fingerprint && Option.isSome(embedBackoff)) yield* embedBackoff.value.clear
-        return yield* Effect.onInterrupt(
-          claimed(items, fingerprint),
-          // interrupted (the memory closing): release the single-flight flag, keep the index as it was
-          () => Ref.update(state, (s) => ({ ...s, rebuilding: false }))
+        const ready = yield* Deferred.make<Built | undefined>()
+        yield* FiberSet.run(
+          work,
+          Effect.onInterrupt(
+            claimed(items, fingerprint, ready),
+            // interrupted (the memory closing): release the single-flight flag, keep the index as it was
+            () =>
+              Effect.zipRight(
+                Ref.update(state, (s) => ({ ...s, rebuilding: false })),
+                Deferred.succeed(ready, undefined)
+              )
+          )
         )
+        return yield* Deferred.await(ready)
       })
 
-    /** The load-or-rebuild of the caller that claimed the single-flight flag. */
-    const claimed = (items: ReadonlyArray<Item>, fingerprint: string) =>
+    /** The load-or-rebuild of the caller that claimed the single-flight flag; the index is ready before it is saved. */
+    const claimed = (items: ReadonlyArray<Item>, fingerprint: string, ready: Deferred.Deferred<Built | undefined>) =>
       Effect.gen(function* () {
         const previous = (yield* Ref.get(state)).built
         const loaded = previous === undefined ? yield* load(items, fingerprint) : undefined
         if (loaded !== undefined) {
           yield* Ref.set(state, { ...idle, built: loaded })
-          return loaded
+          yield* Deferred.succeed(ready, loaded)
+          return
         }
         const result = yield* Effect.either(rebuild(items, fingerprint, previous))
         const at = yield* Clock.currentTimeMillis
@@ -213,7 +241,13 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
         )
         if (result._tag === "Left")
           yield* Effect.logWarning(`memory: ${spec.name} rebuild failed (retried in 30 s): ${result.left.message}`)
-        return (yield* Ref.get(state)).built
+        if (result._tag === "Right") yield* Ref.update(owed, (n) => n + 1)
+        yield* Deferred.succeed(ready, (yield* Ref.get(state)).built)
+        if (result._tag === "Right")
+          yield* Effect.ensuring(
+            save(result.right),
+            Ref.update(owed, (n) => n - 1)
+          )
       })
 
     return {
@@ -249,11 +283,14 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
             result._tag === "Right" ? { ...idle, built: result.right } : { ...s, rebuilding: false }
           )
           if (result._tag === "Left") return yield* Effect.fail(result.left)
+          yield* save(result.right)
           return result.right.ids.length
         }),
       /** The persisted index against the current items, without building anything (spec extended §16.2). */
       status: (items: ReadonlyArray<Item>) =>
         Effect.gen(function* () {
+          // what this process is saving counts as saved
+          while ((yield* Ref.get(owed)) > 0) yield* Effect.sleep(Duration.millis(10))
           const m = yield* readMeta
           const raw = yield* files.read(spec.vectorsFile)
           const persisted = Option.isSome(raw) ? decodeVectors(raw.value) : undefined

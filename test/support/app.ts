@@ -11,7 +11,7 @@ import { feedNotifier } from "../../src/app/notifications.js"
 import { EpisodeIndex } from "../../src/app/EpisodeIndex.js"
 import { AtomActivity } from "../../src/app/AtomActivity.js"
 import { AtomIndex } from "../../src/app/AtomIndex.js"
-import { AtomLlm } from "../../src/app/AtomLlm.js"
+import { AtomEmbedder, AtomLlm } from "../../src/app/AtomLlm.js"
 import type { DerivedFiles } from "../../src/ports/DerivedFiles.js"
 import { makeCapConsolidationLayer } from "../../src/app/consolidation.js"
 import { Settings } from "../../src/app/Settings.js"
@@ -64,6 +64,7 @@ export const appLayer = (
     options.drain !== undefined ? Background.layerWith(options.drain) : Background.layer,
     AtomActivity.layer,
     AtomLlm.main,
+    AtomEmbedder.main,
     Layer.mergeAll(EpisodeIndex.layer, AtomIndex.layer, LocalEpisodeSearch.layer).pipe(
       Layer.provide(options.derived ?? MemoryDerivedFiles.layer)
     )
