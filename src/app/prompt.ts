@@ -26,8 +26,9 @@ export const freezeMemoryBlock = Effect.fn("freezeMemoryBlock")(function* () {
       user,
       env,
       caps,
-      buffer: config.bufferEnabled ? buffer.map(screenedBufferLine) : []
-    }) + userModel
+      buffer: config.bufferEnabled ? buffer.map(screenedBufferLine) : [],
+      extended: userModel
+    })
 })
 
 /** The memory block rendered from the files as they are now. */

@@ -81,6 +81,8 @@ export const confirmPendingReview = Effect.fn("confirmPendingReview")(function* 
 
 /** Drops a pending review without applying it (CLI or the tool, §14.6). */
 export const rejectPendingReview = Effect.fn("rejectPendingReview")(function* (id: string) {
+  // an entry past its age is gone for every reader, this one included
+  yield* expirePendingReviews()
   yield* executeUserModel((at) => ({ _tag: "RejectPending", id, at }))
 })
 

@@ -493,3 +493,32 @@ describe("return after a break and anaphora (spec extended §15.1–15.2)", () =
     )
   })
 })
+
+describe("consolidation keeps links (spec extended §12.3)", () => {
+  it("the merged atom is linked to what its members were linked to outside the group", async () => {
+    const dir = tempDir()
+    answer({ "You are a memory consolidation": "The staging database is Postgres 15 on port 5432." })
+    const out = await run(
+      Effect.gen(function* () {
+        yield* addAtoms([
+          trusted("The staging database is Postgres 15 on port 5432", { confidence: 1 }),
+          trusted("Staging database: Postgres 15, port 5432", {
+            confidence: 0.5,
+            context: { session_id: "s2", turn: 1 }
+          }),
+          trusted("Backups of staging run nightly at 02:00", { context: { session_id: "s2", turn: 2 } })
+        ])
+        const before = (yield* loadAtoms()).state
+        const result = yield* consolidateAtoms()
+        return { before, result, after: (yield* loadAtoms()).state }
+      }),
+      { dir, extended: { consolidateSimilarityThreshold: 0.5, semanticDedupThreshold: 0, associationSemanticTopK: 0 } }
+    )
+    expect(out.result).toEqual({ groups: 1, merged: 1 })
+    const backups = out.after.live.find((a) => a.text.startsWith("Backups"))!
+    const merged = out.after.live.find((a) => a.text.endsWith("5432."))!
+    expect(out.before.associations.get(backups.id)).toHaveLength(1)
+    expect(out.after.associations.get(backups.id)).toEqual([merged.id])
+    expect(out.after.associations.get(merged.id)).toEqual([backups.id])
+  })
+})

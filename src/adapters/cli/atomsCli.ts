@@ -25,7 +25,7 @@ import { renderNudgePreview } from "../../domain/atoms/nudges.js"
 import { PendingNotFound } from "../../domain/atoms/userModel.js"
 import { truncate, validAtomId } from "../../domain/atoms/atom.js"
 import { type QuarantinedAtom, storeBytes } from "../../domain/atoms/store.js"
-import { invalidIdMessage } from "../../domain/atoms/toolMessages.js"
+import { goFixed2, invalidIdMessage } from "../../domain/atoms/toolMessages.js"
 import type { ExtendedConfig } from "../../domain/config/MemoryConfig.js"
 import { printable } from "../../domain/text/printable.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
@@ -250,7 +250,7 @@ const pending = Command.make("pending", {}, () =>
                 "",
                 ...entries.flatMap((p) => [
                   `• ${p.id} | ${printable(p.field)} = ${goQuote(printable(truncate(p.value, 120)))} ` +
-                    `(confidence ${(p.confidence ?? 0).toFixed(2)})`,
+                    `(confidence ${goFixed2(p.confidence ?? 0)})`,
                   ...(p.evidence === undefined || p.evidence === ""
                     ? []
                     : [`  evidence: ${printable(truncate(p.evidence, 120))}`])
@@ -349,7 +349,10 @@ const nudges = Command.make("nudges", {}, () =>
 )
 
 export const atoms = Command.make("atoms").pipe(
-  Command.withDescription("Extended Memory (atoms): stats, quarantine review, promote, forget, pin, prune, triage"),
+  Command.withDescription(
+    "Extended Memory (atoms): stats, compact, quarantine review, promote, forget, pin, prune, triage, " +
+      "pending user-model reviews, consolidate, nudges"
+  ),
   Command.withSubcommands([
     stats,
     quarantine,

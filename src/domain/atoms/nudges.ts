@@ -3,7 +3,7 @@
  * into nudges and how its reply is read, and the anti-annoyance ledger (`nudges` stream, `extended/nudges.json`) that
  * caps deliveries per UTC day and per kind. Pure: every time comes in as an ISO string.
  */
-import { Either, Schema } from "effect"
+import { DateTime, Either, Schema } from "effect"
 import { foldEvents } from "../kernel/Decider.js"
 import { Instant } from "../kernel/Instant.js"
 import type { FilesProjection, StreamCodec } from "../kernel/Stream.js"
@@ -228,14 +228,11 @@ export type NudgeEvent = typeof NudgeEvent.Type
 export const DeliverNudges = Schema.TaggedStruct("DeliverNudges", { candidates: Schema.Array(Nudge), at: Instant })
 export type DeliverNudges = typeof DeliverNudges.Type
 
-const pad = (n: number, width: number) => String(n).padStart(width, "0")
-
 /** The UTC day of an instant as `YYYY-MM-DD`, or undefined when it does not parse. */
 export const utcDay = (iso: string): string | undefined => {
   const ms = Date.parse(iso)
   if (Number.isNaN(ms)) return undefined
-  const d = new Date(ms)
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`
+  return DateTime.formatIsoDateUtc(DateTime.unsafeMake(ms))
 }
 
 /** The ledger as seen at `at`: on a new UTC day the count starts again, cooldowns carry over. */

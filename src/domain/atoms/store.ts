@@ -425,7 +425,16 @@ export const planConsolidation = (
     if (liveById(s, group.merged.atom.id) !== undefined) continue
     const removed = AtomsConsolidated.make({ ids: group.ids, into: group.merged.atom.id, at })
     const without = foldAtoms(s, [removed])
-    const plan = planStore(without, [group.merged], policy, at)
+    // a pin is a person's word that the fact stays: the merged atom keeps it whatever the caller built
+    const pinned = group.ids.some((id) => liveById(s, id)?.pin === true)
+    // the members' links to atoms outside the group pass to the merged atom (§12.3), as links found at write time
+    const outside = (group.merged.atom.context.related_atom_ids ?? []).map((id) => ({ id, score: 1 }))
+    const incoming: IncomingAtom = {
+      ...group.merged,
+      atom: pinned ? { ...group.merged.atom, pin: true } : group.merged.atom,
+      neighbours: [...outside, ...(group.merged.neighbours ?? [])]
+    }
+    const plan = planStore(without, [incoming], policy, at)
     if (plan.outcomes.some((o) => o.kind !== "stored")) continue
     events.push(removed, ...plan.events)
     s = foldAtoms(without, plan.events)

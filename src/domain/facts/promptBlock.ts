@@ -21,6 +21,11 @@ export interface MemoryBlockInput {
   readonly caps: Readonly<Record<Target, number>>
   /** Tier 2 lines, already in their `HH:MM  role  message` form. */
   readonly buffer: ReadonlyArray<string>
+  /**
+   * Extended Memory's style guidance (`§\n── Style Guidance ──\n…`) and user-model block, in that order, after the
+   * buffer and inside the block (spec extended §14.9); already scanned. "" or absent: none.
+   */
+  readonly extended?: string
 }
 
 /** Fill of one file in whole percent, floored, as the header and the warnings show it. */
@@ -39,7 +44,8 @@ export const renderMemoryBlock = (input: MemoryBlockInput): string => {
   if (!input.enabled) return ""
   const user = renderEntries(input.user)
   const env = renderEntries(input.env)
-  if (user === "" && env === "" && input.buffer.length === 0) return ""
+  const extended = input.extended ?? ""
+  if (user === "" && env === "" && input.buffer.length === 0 && extended === "") return ""
   const userBytes = utf8Bytes(user)
   const envBytes = utf8Bytes(env)
   const used = userBytes + envBytes
@@ -60,6 +66,9 @@ export const renderMemoryBlock = (input: MemoryBlockInput): string => {
   if (user !== "" && env !== "") out += "§\n"
   if (env !== "") out += `── Environment ──\n${env}\n`
   if (input.buffer.length > 0) out += `§\n── Current Session ──\n${input.buffer.map((l) => `${l}\n`).join("")}`
+  // the style guidance opens with a separator, which has nothing to separate when it comes first
+  if (extended !== "")
+    out += user === "" && env === "" && input.buffer.length === 0 ? extended.replace(/^§\n/, "") : extended
   out += `${FOOTER}\n`
   return out
 }

@@ -65,13 +65,11 @@ const command: fc.Arbitrary<AtomCommand> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc
-      .tuple(fc.uniqueArray(id, { minLength: 2, maxLength: 3 }), atom, day)
-      .map(([ids, merged, at]) => ({
-        _tag: "ConsolidateAtoms" as const,
-        groups: [{ ids, merged: { atom: merged } }],
-        at
-      }))
+    arbitrary: fc.tuple(fc.uniqueArray(id, { minLength: 2, maxLength: 3 }), atom, day).map(([ids, merged, at]) => ({
+      _tag: "ConsolidateAtoms" as const,
+      groups: [{ ids, merged: { atom: merged } }],
+      at
+    }))
   },
   { weight: 2, arbitrary: fc.tuple(id, day).map(([i, at]) => ({ _tag: "PinAtom" as const, id: i, at })) },
   { weight: 1, arbitrary: fc.tuple(id, day).map(([i, at]) => ({ _tag: "ForgetAtom" as const, id: i, at })) },
@@ -138,13 +136,14 @@ describe("atom store properties (issue 13)", () => {
     let refusals = 0
     fc.assert(
       fc.property(
-        policyArb,
+        // small caps (4 to 8 atoms), so pins fill a store often enough that writes must fail closed
+        policyArb.map((p) => ({ ...p, maxBytes: 6_000 + (p.maxBytes % 6_000) })),
         // pins often enough that some stores fill with them and a write must fail closed
         fc.array(
-          fc.oneof({ weight: 9, arbitrary: command }, { weight: 1, arbitrary: promote }, { weight: 5, arbitrary: pin }),
+          fc.oneof({ weight: 9, arbitrary: command }, { weight: 1, arbitrary: promote }, { weight: 8, arbitrary: pin }),
           {
-            minLength: 10,
-            maxLength: 60
+            minLength: 20,
+            maxLength: 80
           }
         ),
         (p, commands) => {
@@ -156,7 +155,11 @@ describe("atom store properties (issue 13)", () => {
               if (r.left._tag === "CapUnmet") refusals++
               continue
             }
-            for (const e of r.right) if (e._tag === "AtomsEvicted") evictions++
+            for (const e of r.right) {
+              if (e._tag === "AtomsEvicted") evictions++
+              // a merge carries its members' pin to the merged atom
+              if (e._tag === "AtomsConsolidated" && e.ids.filter((i) => pinned.delete(i)).length > 0) pinned.add(e.into)
+            }
             state = foldAtoms(state, r.right)
             if (c._tag === "PinAtom") pinned.add(c.id)
             if (c._tag === "ForgetAtom") pinned.delete(c.id)
