@@ -1,5 +1,4 @@
 import { Effect, Either, Layer, Schema } from "effect"
-import { foldEvents } from "../../domain/kernel/Decider.js"
 import {
   type Batch,
   batchCodec,
@@ -114,7 +113,7 @@ export const make = Effect.sync(() => {
         const before = stateOf(stored, codec)
         if (decoded.length === 0) return { state: before, batch: { version: actual, at, events: [] }, position: 0 }
         const batch = { version: actual + decoded.length, at, events: decoded }
-        const state = foldEvents(codec.evolve, before, decoded)
+        const state = foldStream(codec, before, decoded)
         const next: StoredStream = stored ?? { batches: [] }
         next.batches.push(batch)
         next.folded = { codec, state }
