@@ -15,6 +15,7 @@ import { applyRerank, compositeScore, rerankPrompt } from "../domain/atoms/recal
 import { scanForWrite } from "../domain/scan/index.js"
 import {
   type AtomCommand,
+  type AtomEvent,
   type AtomPolicy,
   type AtomStoreState,
   ATOMS_STREAM,
@@ -27,6 +28,7 @@ import {
   recallableAtoms
 } from "../domain/atoms/store.js"
 import { atomCodec } from "../domain/atoms/stream.js"
+import type { Batch } from "../domain/kernel/Stream.js"
 import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { mergeBlocker } from "../domain/facts/decider.js"
 import { EventStore } from "../ports/EventStore.js"
@@ -73,9 +75,38 @@ const execute = <R>(command: (state: AtomStoreState, at: string) => Effect.Effec
             onLeft: Effect.fail,
             onRight: Effect.succeed
           })
-        )
+        ),
+      publish: boundJournal
     })
   })
+
+/** How often (in journal versions) a write looks at the atom journal's length. */
+const JOURNAL_CHECK_EVERY = 256
+/** The journal may hold this many events per atom in the store (plus JOURNAL_SLACK) before it is compacted. */
+export const JOURNAL_EVENTS_PER_ATOM = 4
+const JOURNAL_SLACK = 512
+
+/**
+ * Keeps the atom journal within a fixed multiple of the store (issue 13): every JOURNAL_CHECK_EVERY versions a write
+ * counts the events after the journal's base; past `4 × (live + quarantined) + 512` the history is folded into the
+ * base line (the store's `compact`, as `tmem episodes compact` does by hand), so a store that churns at its cap does
+ * not grow its journal without end. The state, the files and the feed's later batches are unchanged; the folded
+ * history leaves `tmem events`. Never fails a write: a failure is a warning and the next check tries again.
+ */
+const boundJournal = (batches: ReadonlyArray<Batch<AtomEvent>>) =>
+  Effect.gen(function* () {
+    const last = batches[batches.length - 1]
+    if (last === undefined) return
+    const before = last.version - last.events.length
+    if (Math.floor(before / JOURNAL_CHECK_EVERY) === Math.floor(last.version / JOURNAL_CHECK_EVERY)) return
+    const store = yield* EventStore
+    const history = yield* store.read(ATOMS_STREAM, atomCodec)
+    const events = history.reduce((n, b) => n + b.events.length, 0)
+    const { state } = yield* store.load(ATOMS_STREAM, atomCodec)
+    const limit = JOURNAL_EVENTS_PER_ATOM * (state.live.length + state.quarantine.length) + JOURNAL_SLACK
+    if (events <= limit || history.length < 2) return
+    yield* store.compact(ATOMS_STREAM, atomCodec, history[history.length - 1]!.version)
+  }).pipe(Effect.catchAll((e) => Effect.logWarning(`memory: the atom journal was not compacted: ${e.message}`)))
 
 const requireEnabled = Effect.flatMap(Settings, (c) =>
   c.extended.enabled ? Effect.void : Effect.fail(new ExtendedDisabled())
@@ -187,7 +218,8 @@ export const addAtoms = Effect.fn("addAtoms")(function* (inputs: ReadonlyArray<A
         const decided = decideStore(state, incoming, policy, at)
         plan = decided.plan
         return yield* decided.decision
-      })
+      }),
+    publish: boundJournal
   })
   // the trusted atoms this process stored are what the user model is inferred from (spec extended §14.2)
   yield* rememberStored(plan.outcomes.flatMap((o) => (o.kind === "stored" ? [o.atom] : [])))

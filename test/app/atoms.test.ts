@@ -21,6 +21,9 @@ import { dispatchMemoryTool, type MemoryToolArgs } from "../../src/app/memoryToo
 import { openPromptSession } from "../../src/app/prompt.js"
 import { DEFAULT_EXTENDED } from "../../src/domain/config/MemoryConfig.js"
 import { appLayer } from "../support/app.js"
+import { EventStore } from "../../src/ports/EventStore.js"
+import { ATOMS_STREAM } from "../../src/domain/atoms/store.js"
+import { atomCodec } from "../../src/domain/atoms/stream.js"
 import { diskLayer } from "../support/stores.js"
 
 const ON = { extended: { ...DEFAULT_EXTENDED, enabled: true } }
@@ -383,5 +386,32 @@ describe("per-turn extraction (spec extended §10)", () => {
     // closing the memory waited for the background work
     const { state } = await run(loadAtoms(), { config: ON, store: diskLayer(dir) })
     expect(state.live.map((a) => a.text)).toEqual(["User deploys with Argo CD"])
+  })
+})
+
+describe("the atom journal stays within a fixed multiple of the store (issue 13)", () => {
+  it("a store churning at a few atoms compacts its history; the state is unchanged", async () => {
+    const out = await run(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const lengths: Array<number> = []
+        for (let i = 0; i < 800; i++) {
+          const [landed] = yield* addAtoms([
+            { text: `Churn fact number ${i}`, type: "fact", source_class: "user_said" }
+          ])
+          if (i % 40 !== 0 && landed?.kind === "stored") yield* forgetAtom(landed.atom.id)
+          if (i % 50 === 49) {
+            const history = yield* store.read(ATOMS_STREAM, atomCodec)
+            lengths.push(history.reduce((n, b) => n + b.events.length, 0))
+          }
+        }
+        return { lengths, state: (yield* loadAtoms()).state }
+      }),
+      { config: { extended: { ...DEFAULT_EXTENDED, enabled: true, semanticDedupThreshold: 0 } } }
+    )
+    expect(out.state.live).toHaveLength(20)
+    // 1,580 events written; never more than the bound (4 per atom + 512) plus one check interval (256)
+    for (const n of out.lengths) expect(n).toBeLessThanOrEqual(4 * 20 + 512 + 256)
+    expect(Math.max(...out.lengths)).toBeGreaterThan(512)
   })
 })
