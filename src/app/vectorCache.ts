@@ -63,6 +63,9 @@ interface CacheState {
   readonly rebuilding: boolean
 }
 
+/** How long a save waits for a newer index to make it moot. */
+const SAVE_PAUSE = Duration.millis(200)
+
 const idle: CacheState = { built: undefined, failedAt: undefined, failedFor: undefined, rebuilding: false }
 
 /**
@@ -182,9 +185,15 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
     const saving = yield* Effect.makeSemaphore(1)
     // saves owed: counted before the rebuilt index is handed out, so a status read right after a search sees the save
     const owed = yield* Ref.make(0)
-    /** Saves `built` unless a newer index replaced it meanwhile (that one is saved instead): one save at a time. */
-    const save = (built: Built) =>
-      saving.withPermits(1)(Effect.flatMap(Ref.get(state), (s) => (s.built === built ? persist(built) : Effect.void)))
+    /**
+     * Saves `built` unless a newer index replaced it meanwhile (that one is saved instead): one save at a time, after a
+     * short pause, so a burst of writes (each rebuilding for its dedup probe) writes the file once, not once each.
+     */
+    const save = (built: Built, pause: Duration.Duration = SAVE_PAUSE) =>
+      Effect.zipRight(
+        Effect.sleep(pause),
+        saving.withPermits(1)(Effect.flatMap(Ref.get(state), (s) => (s.built === built ? persist(built) : Effect.void)))
+      )
 
     /** The index for these items: the current one, a fresh rebuild, or (backing off, or busy) whatever serves. */
     const fresh = (items: ReadonlyArray<Item>) =>
@@ -283,7 +292,7 @@ export const makeVectorCache = <Item>(spec: VectorCacheSpec<Item>) =>
             result._tag === "Right" ? { ...idle, built: result.right } : { ...s, rebuilding: false }
           )
           if (result._tag === "Left") return yield* Effect.fail(result.left)
-          yield* save(result.right)
+          yield* save(result.right, Duration.zero)
           return result.right.ids.length
         }),
       /** The persisted index against the current items, without building anything (spec extended §16.2). */

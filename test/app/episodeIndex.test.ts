@@ -153,11 +153,12 @@ describe("persisted episode index (spec episodes §9)", () => {
         server.reset()
         expect(await first.runPromise(recallContext("lexer crash"))).toContain("[e0]")
         expect(inputs()).toEqual([3, 1]) // the rebuild's batch, then the query
+        // the index is saved in the background; closing the memory waits for the save
+        await first.dispose()
         expect(fs.existsSync(path.join(dir, VECTORS_FILE))).toBe(true)
         expect(JSON.parse(fs.readFileSync(path.join(dir, META_FILE), "utf8"))).toMatchObject({
           corpus: expect.stringMatching(/^3:[0-9a-f]{16}$/)
         })
-        await first.dispose()
 
         server.reset()
         const second = runtimeFor(dir)
