@@ -68,7 +68,8 @@ export const atomFiles: FilesProjection<AtomStoreState, AtomEvent> = {
     const files = new Map<string, string>()
     for (const a of state.live) files.set(chunkFile(a.id), a.text)
     files.set(QUARANTINE_FILE, renderQuarantineJson(state))
-    files.set(ASSOCIATIONS_FILE, associationsJson(state.associations))
+    // only while there are links: an empty map is no file, whichever way the state was reached
+    if (state.associations.size > 0) files.set(ASSOCIATIONS_FILE, associationsJson(state.associations))
     files.set(ATOMS_FILE, renderAtomsJson(state))
     return files
   },
