@@ -539,7 +539,7 @@ describe("the extended/ files are projections of the journal (issue 13)", () => 
     return out
   }
 
-  it("deleted, they come back byte for byte from the journal: atoms, links, quarantine, user model, nudges", async () => {
+  it("deleted, they come back byte for byte: atoms, links, quarantine, user model, nudges", async () => {
     const dir = tempDir()
     answer({
       "You are a user-model inference": JSON.stringify({
