@@ -11,6 +11,7 @@ import * as NoneLlm from "../src/adapters/llm/NoneLlm.js"
 import { NodeFiles } from "../src/adapters/live.js"
 import * as MemoryEventStore from "../src/adapters/memory/MemoryEventStore.js"
 import { AtomActivity } from "../src/app/AtomActivity.js"
+import * as LocalEpisodeSearch from "../src/adapters/search/LocalEpisodeSearch.js"
 import { AtomIndex } from "../src/app/AtomIndex.js"
 import { AtomEmbedder, AtomLlm } from "../src/app/AtomLlm.js"
 import { addAtoms, compactAtoms, loadAtoms, searchAtoms } from "../src/app/atoms.js"
@@ -186,7 +187,7 @@ const recallPhase = async (n: number, compactions: number) => {
   await new Promise((resolve) => setImmediate(resolve))
   const before = memory()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-atoms-"))
-  const layer = AtomIndex.layer.pipe(
+  const layer = Layer.merge(AtomIndex.layer, LocalEpisodeSearch.atomLayer).pipe(
     // the vectors persisted as the live layer does, to a file: nothing kept in memory but the index
     Layer.provide(DiskDerivedFiles.layer({ dir })),
     Layer.provideMerge(
@@ -275,7 +276,7 @@ const addPhase = async () => {
   const storeAt = (name: string, config: MemoryConfig) => {
     const dir = path.join(base, name)
     return ManagedRuntime.make(
-      AtomIndex.layer.pipe(
+      Layer.merge(AtomIndex.layer, LocalEpisodeSearch.atomLayer).pipe(
         Layer.provide(DiskDerivedFiles.layer({ dir: path.join(dir, "extended") })),
         Layer.provideMerge(
           Layer.mergeAll(

@@ -140,7 +140,7 @@ export const liveLayer = (options: LiveOptions) => {
       : Layer.effect(AtomLlm, Llm).pipe(Layer.provide(llmFor({ ...options.config, llm: options.config.extended.llm }))),
     Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir }))),
     // atoms may have an embedder of their own (spec extended §8.1); their index lives beside the atom files
-    AtomIndex.layer.pipe(
+    Layer.merge(AtomIndex.layer, LocalEpisodeSearch.atomLayer).pipe(
       Layer.provide(Layer.merge(DiskDerivedFiles.layer({ dir: path.join(dir, EXTENDED_DIR) }), atomEmbedder))
     ),
     Layer.effect(AtomEmbedder, Embedder).pipe(Layer.provide(atomEmbedder))

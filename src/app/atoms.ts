@@ -38,6 +38,8 @@ import { secondOpinion } from "./guard.js"
 import { Settings } from "./Settings.js"
 import { AtomEmbedder, AtomLlm } from "./AtomLlm.js"
 import { AtomIndex } from "./AtomIndex.js"
+import { AtomSearch } from "../ports/EpisodeSearch.js"
+import { FNV64_OFFSET, fnv1a64Units, fnv64Hex } from "../domain/text/fnv.js"
 import { rememberStored } from "./AtomActivity.js"
 
 const MIB = 1024 * 1024
@@ -320,14 +322,50 @@ export const atomCandidates = (query: string, fetch: number) =>
     if (!config.enabled || query.trim() === "") return [] as ReadonlyArray<AtomHit>
     const atoms = recallableAtoms((yield* loadAtoms()).state)
     if (atoms.length === 0) return [] as ReadonlyArray<AtomHit>
-    const hits = yield* (yield* AtomIndex).search(atoms, query, fetch)
+    const vector = yield* (yield* AtomIndex).search(atoms, query, fetch)
+    const lexical = yield* lexicalHits(atoms, query, fetch)
+    // an atom's similarity is the better of its cosine and the share of the query's weight its words match: what the
+    // embedder misses (or cannot say while it is down) the words still find, against the same threshold
+    const best = new Map<string, number>()
+    for (const h of vector) best.set(h.id, h.score)
+    for (const m of lexical) best.set(m.id, Math.max(best.get(m.id) ?? 0, m.coverage))
     const byId = liveById(atoms)
     const found: Array<AtomHit> = []
-    for (const h of hits) {
-      const atom = byId.get(h.id)
-      if (atom !== undefined && h.score >= config.semanticSearchMinScore) found.push({ atom, score: h.score })
+    for (const [id, score] of best) {
+      const atom = byId.get(id)
+      if (atom !== undefined && score >= config.semanticSearchMinScore) found.push({ atom, score })
     }
-    return found
+    // equal scores keep the vector order, then the lexical one
+    return found.sort((a, b) => b.score - a.score)
+  })
+
+/** Per atom object: what the lexical index compares to decide whether to re-index it. */
+const stamps = new WeakMap<Atom, string>()
+const stampOf = (a: Atom) => {
+  let st = stamps.get(a)
+  if (st === undefined) stamps.set(a, (st = fnv64Hex(fnv1a64Units(FNV64_OFFSET, a.text))))
+  return st
+}
+/** Live lists the lexical index is known to be in step with (a state's list is one array, so once per state). */
+const lexicalInStep = new WeakMap<ReadonlyArray<Atom>, WeakSet<object>>()
+
+/** The lexical half (AtomSearch): brought in step with the live atoms, then asked; [] on any failure. */
+const lexicalHits = (atoms: ReadonlyArray<Atom>, query: string, fetch: number) =>
+  Effect.gen(function* () {
+    const search = yield* AtomSearch
+    if (lexicalInStep.get(atoms)?.has(search) !== true) {
+      const indexed = yield* search.indexed
+      const byId = liveById(atoms)
+      const remove = [...indexed.keys()].filter((id) => !byId.has(id))
+      const put = atoms
+        .filter((a) => indexed.get(a.id) !== stampOf(a))
+        .map((a) => ({ id: a.id, stamp: stampOf(a), text: a.text }))
+      yield* search.update(put, remove)
+      const synced = lexicalInStep.get(atoms) ?? new WeakSet<object>()
+      synced.add(search)
+      lexicalInStep.set(atoms, synced)
+    }
+    return yield* search.search(query, fetch)
   })
 
 const byIdMemo = new WeakMap<ReadonlyArray<Atom>, ReadonlyMap<string, Atom>>()

@@ -49,3 +49,6 @@ export class EpisodeSearch extends Context.Tag("tmem/EpisodeSearch")<
     readonly termWeights: (query: string) => Effect.Effect<ReadonlyMap<string, number>>
   }
 >() {}
+
+/** The same port over Extended Memory's live atoms (the lexical half of atom recall). */
+export class AtomSearch extends Context.Tag("tmem/AtomSearch")<AtomSearch, EpisodeSearch["Type"]>() {}

@@ -65,7 +65,7 @@ export const appLayer = (
     AtomActivity.layer,
     AtomLlm.main,
     AtomEmbedder.main,
-    Layer.mergeAll(EpisodeIndex.layer, AtomIndex.layer, LocalEpisodeSearch.layer).pipe(
+    Layer.mergeAll(EpisodeIndex.layer, AtomIndex.layer, LocalEpisodeSearch.layer, LocalEpisodeSearch.atomLayer).pipe(
       Layer.provide(options.derived ?? MemoryDerivedFiles.layer)
     )
   ).pipe(
