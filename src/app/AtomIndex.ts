@@ -11,7 +11,8 @@ export const ATOM_META_FILE = "vectors_meta.json"
 // Each atom's hash is computed once per atom object (states share their unchanged atoms), and the corpus's is their
 // sum mod 2⁶⁴: independent of order without sorting 100,000 ids on every write, as odek's sorted hash would need.
 const entryHashes = new WeakMap<Atom, Fnv64>()
-const entryHash = (a: Atom): Fnv64 => {
+/** An atom's 64-bit hash over its id and text, once per atom object (the index fingerprint, the word index's stamp). */
+export const atomHash = (a: Atom): Fnv64 => {
   let h = entryHashes.get(a)
   if (h === undefined) {
     // ids and texts (odek hashes ids only): a trusted write may give an id new text, which must be re-embedded
@@ -28,7 +29,7 @@ const fingerprintOf = (atoms: ReadonlyArray<Atom>) => {
     let hi = 0
     let lo = 0
     for (const a of atoms) {
-      const h = entryHash(a)
+      const h = atomHash(a)
       lo += h.lo
       hi += h.hi + Math.floor(lo / 2 ** 32)
       lo %= 2 ** 32

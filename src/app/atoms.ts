@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, Option, Random, Schema } from "effect"
+import { Duration, Effect, Either, Option, Schema } from "effect"
 import {
   type Atom,
   type AtomInput,
@@ -33,13 +33,13 @@ import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { mergeBlocker } from "../domain/facts/decider.js"
 import { EventStore } from "../ports/EventStore.js"
 import { handleCommand } from "./commandHandler.js"
-import { nowIso } from "./clock.js"
+import { freshId, nowIso } from "./clock.js"
 import { secondOpinion } from "./guard.js"
 import { Settings } from "./Settings.js"
 import { AtomEmbedder, AtomLlm } from "./AtomLlm.js"
-import { AtomIndex } from "./AtomIndex.js"
+import { AtomIndex, atomHash } from "./AtomIndex.js"
 import { AtomSearch } from "../ports/EpisodeSearch.js"
-import { FNV64_OFFSET, fnv1a64Units, fnv64Hex } from "../domain/text/fnv.js"
+import { fnv64Hex } from "../domain/text/fnv.js"
 import { rememberStored } from "./AtomActivity.js"
 
 const MIB = 1024 * 1024
@@ -53,11 +53,6 @@ export const atomPolicy = (c: ExtendedConfig): AtomPolicy => ({
   quarantineTtlDays: c.quarantineTtlDays,
   associations: { enabled: c.associationsEnabled, minScore: c.semanticSearchMinScore }
 })
-
-/** A fresh atom id: 128 random bits as 32 lowercase hex digits (§2.1), from the Effect random service. */
-const freshId = Effect.map(Effect.all(Array.from({ length: 4 }, () => Random.nextIntBetween(0, 2 ** 32))), (parts) =>
-  parts.map((p) => p.toString(16).padStart(8, "0")).join("")
-)
 
 /** The atom store as it is now. */
 export const loadAtoms = Effect.fn("loadAtoms")(function* () {
@@ -339,13 +334,8 @@ export const atomCandidates = (query: string, fetch: number) =>
     return found.sort((a, b) => b.score - a.score)
   })
 
-/** Per atom object: what the lexical index compares to decide whether to re-index it. */
-const stamps = new WeakMap<Atom, string>()
-const stampOf = (a: Atom) => {
-  let st = stamps.get(a)
-  if (st === undefined) stamps.set(a, (st = fnv64Hex(fnv1a64Units(FNV64_OFFSET, a.text))))
-  return st
-}
+/** What the lexical index compares to decide whether to re-index an atom: its hash, computed once per atom. */
+const stampOf = (a: Atom) => fnv64Hex(atomHash(a))
 /** Live lists the lexical index is known to be in step with (a state's list is one array, so once per state). */
 const lexicalInStep = new WeakMap<ReadonlyArray<Atom>, WeakSet<object>>()
 

@@ -1,4 +1,4 @@
-import { Duration, Effect, Option, Random, Ref } from "effect"
+import { Duration, Effect, Option, Ref } from "effect"
 import { recallableAtoms } from "../domain/atoms/store.js"
 import {
   decideUserModel,
@@ -17,7 +17,7 @@ import type { ExtendedConfig } from "../domain/config/MemoryConfig.js"
 import { EventStore } from "../ports/EventStore.js"
 import { type ActivityState, AtomActivity } from "./AtomActivity.js"
 import { loadAtoms } from "./atoms.js"
-import { nowIso } from "./clock.js"
+import { freshId, nowIso } from "./clock.js"
 import { handleCommand } from "./commandHandler.js"
 import { Settings } from "./Settings.js"
 import { AtomLlm } from "./AtomLlm.js"
@@ -31,10 +31,6 @@ export const userModelPolicy = (c: ExtendedConfig): UserModelPolicy => ({
   maxPending: c.userStateMaxPending,
   pendingMaxAgeDays: c.userStatePendingMaxAgeDays
 })
-
-const freshId = Effect.map(Effect.all(Array.from({ length: 4 }, () => Random.nextIntBetween(0, 2 ** 32))), (parts) =>
-  parts.map((p) => p.toString(16).padStart(8, "0")).join("")
-)
 
 /** The user model as the journal has it. */
 export const loadUserModel = Effect.fn("loadUserModel")(function* () {
