@@ -1,0 +1,669 @@
+import { Chunk, Deferred, Duration, Effect, Either, Layer, Option, Schedule, Schema, Stream } from "effect"
+import pg from "pg"
+import { conflictRetry } from "../../app/retry.js"
+import {
+  type Batch,
+  batchCodec,
+  type CodecOf,
+  type FeedEntry,
+  foldStream,
+  isValidConsumerName,
+  isValidStreamName,
+  type StreamCodec
+} from "../../domain/kernel/Stream.js"
+import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { isValidMemoryId, isValidSchemaName, parseStoreUrl, storeFailure, type Target } from "./connection.js"
+import { migrate, SchemaTooNew, SCHEMA_VERSION } from "./migrations.js"
+
+/**
+ * The EventStore on PostgreSQL (issue 14, docs/SCALING.md): many processes on many hosts share one memory. The
+ * database enforces what the disk store's lock does: an append lands only on the version it expects (the streams
+ * row is updated only from that version; a unique key refuses a second batch with one version), and feed positions
+ * are handed out in commit order (see migrations.ts), so a subscriber that reads past position p never meets a
+ * batch committed later with a smaller one. Ranking and folding stay in this process.
+ */
+export interface PgOptions {
+  /** `postgres://user@host:5432/database`; never repeated in errors (it may hold a password). */
+  readonly url: string
+  /** Which memory of the database (several share one): lowercase letters, digits, `-` and `_`. Default `default`. */
+  readonly memory?: string
+  /** The PostgreSQL schema of the tables. Default `tmem`. */
+  readonly schema?: string
+  /** Connections kept open. Default 4. */
+  readonly poolSize?: number
+  /** A load that folds this many events or more leaves a snapshot for the next process. Default 1,000. */
+  readonly snapshotEvery?: number
+  /** How long a subscriber waits for a wake-up (LISTEN/NOTIFY) before it looks anyway. Default 1 s. */
+  readonly pollMs?: number
+  /** How long a connection attempt may take. Default 5 s. */
+  readonly connectTimeoutMs?: number
+}
+
+/** Rows a feed read takes from the database at a time. */
+const PAGE = 500
+/** The NOTIFY channel of every memory; the payload names the memory that moved. */
+const CHANNEL = "tmem_feed"
+
+class Conflict {
+  constructor(readonly actual: number) {}
+}
+
+const int = (v: unknown): number => (typeof v === "number" ? v : Number(v))
+
+interface Cached {
+  readonly codec: StreamCodec<any, any>
+  readonly version: number
+  readonly state: unknown
+}
+
+interface BatchRow {
+  readonly version: number
+  readonly count: number
+  readonly at: string
+  readonly events: unknown
+}
+
+/** Any failure as the store's one-line error; a schema newer than this program is its own. */
+const failure = (e: unknown, target: Target, schema: string, doing: string, stream = ""): StoreError =>
+  e instanceof SchemaTooNew
+    ? new StoreError({
+        stream,
+        text:
+          `memory: the tables in schema ${schema} are version ${e.found}, newer than this tmem knows ` +
+          `(${SCHEMA_VERSION}); nothing was changed; upgrade tmem`,
+        reason: "invalid"
+      })
+    : storeFailure(e, target, doing, stream)
+
+/** A failure thrown inside a decode step: the store's own errors as they are, anything else as damage. */
+const asStoreError =
+  (stream: string) =>
+  (e: unknown): StoreError =>
+    e instanceof StoreError
+      ? e
+      : new StoreError({
+          stream,
+          text: `memory: ${stream} in the database cannot be read: ${String(e)}`,
+          reason: "corrupt"
+        })
+
+/** The store's options checked, or a one-line error saying which is wrong. */
+const settle = (options: PgOptions) => {
+  const target = parseStoreUrl(options.url)
+  if (target instanceof StoreError) return target
+  const memory = options.memory ?? "default"
+  if (!isValidMemoryId(memory))
+    return new StoreError({
+      stream: "",
+      text: `memory: invalid memory id ${JSON.stringify(memory)}; use lowercase letters, digits, - and _ (at most 63)`,
+      reason: "invalid"
+    })
+  const schema = options.schema ?? "tmem"
+  if (!isValidSchemaName(schema))
+    return new StoreError({
+      stream: "",
+      text: `memory: invalid schema name ${JSON.stringify(schema)}; use lowercase letters, digits and _`,
+      reason: "invalid"
+    })
+  return { target, memory, schema }
+}
+
+/**
+ * One dedicated connection listening for feed wake-ups, opened on a subscriber's first wait. A lost connection is no
+ * failure: subscribers fall back to looking every `pollMs`, and the next wait opens it again.
+ */
+const makeListener = (config: pg.ClientConfig, memory: string) => {
+  let generation = 0
+  let waiters: Array<Deferred.Deferred<void>> = []
+  let client: pg.Client | undefined
+  let opening: Promise<void> | undefined
+  let closed = false
+  const wake = () => {
+    generation++
+    const woken = waiters
+    waiters = []
+    for (const d of woken) Deferred.unsafeDone(d, Effect.void)
+  }
+  const open = () => {
+    if (closed || client !== undefined || opening !== undefined) return
+    const c = new pg.Client(config)
+    const drop = () => {
+      if (client === c) client = undefined
+      c.end().catch(() => undefined)
+      // whatever was committed while nobody listened is found by the next look
+      wake()
+    }
+    c.on("error", drop)
+    c.on("end", drop)
+    c.on("notification", (n) => {
+      if (n.payload === memory) wake()
+    })
+    opening = c
+      .connect()
+      .then(() => c.query(`LISTEN ${CHANNEL}`))
+      .then(
+        () => {
+          if (closed) void c.end().catch(() => undefined)
+          else client = c
+        },
+        () => void c.end().catch(() => undefined)
+      )
+      .finally(() => {
+        opening = undefined
+      })
+  }
+  return {
+    generation: () => generation,
+    /** Returns once a wake-up came after `seen`, or after `ms`. */
+    waitAfter: (seen: number, ms: number) =>
+      Effect.suspend(() => {
+        open()
+        if (generation !== seen) return Effect.void
+        return Effect.flatMap(Deferred.make<void>(), (d) => {
+          waiters.push(d)
+          return Deferred.await(d).pipe(Effect.timeoutOption(Duration.millis(ms)), Effect.asVoid)
+        })
+      }),
+    close: async () => {
+      closed = true
+      await opening
+      await client?.end().catch(() => undefined)
+      client = undefined
+    }
+  }
+}
+
+export const make = (options: PgOptions) =>
+  Effect.gen(function* () {
+    const settled = settle(options)
+    if (settled instanceof StoreError) return yield* Effect.fail(settled)
+    const { target, memory, schema } = settled
+    const snapshotEvery = options.snapshotEvery ?? 1_000
+    const pollMs = options.pollMs ?? 1_000
+    const config: pg.ClientConfig = {
+      connectionString: options.url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      application_name: "tmem"
+    }
+    const pool = new pg.Pool({ ...config, max: options.poolSize ?? 4, idleTimeoutMillis: 10_000 })
+    // an idle connection the server drops emits here; the next query opens another
+    pool.on("error", () => undefined)
+    const listener = makeListener(config, memory)
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        await listener.close()
+        await pool.end().catch(() => undefined)
+      })
+    )
+    const t = (table: string) => `${schema}.${table}`
+
+    const fail =
+      (doing: string, stream = "") =>
+      (e: unknown) =>
+        failure(e, target, schema, doing, stream)
+
+    // The schema is brought up to date on first use (or by `migrate` ahead of time); a failure is retried next call.
+    let ready = false
+    const migrateNow = Effect.tryPromise({
+      try: async () => {
+        const client = await pool.connect()
+        try {
+          return await migrate(client, schema)
+        } finally {
+          client.release()
+        }
+      },
+      catch: fail("prepare the database")
+    })
+    const prepared = Effect.suspend(() => (ready ? Effect.void : Effect.tap(migrateNow, () => void (ready = true))))
+
+    const query = <R extends pg.QueryResultRow>(doing: string, stream: string, text: string, values: Array<unknown>) =>
+      Effect.zipRight(
+        prepared,
+        Effect.tryPromise({ try: () => pool.query<R>(text, values), catch: fail(doing, stream) })
+      )
+
+    /** `body` in one transaction on one connection; a thrown Conflict rolls back and is handed back as a value. */
+    const transaction = <A>(doing: string, stream: string, body: (c: pg.PoolClient) => Promise<A>) =>
+      Effect.zipRight(
+        prepared,
+        Effect.tryPromise({
+          try: async (): Promise<A | Conflict> => {
+            const c = await pool.connect()
+            let broken = false
+            try {
+              await c.query("BEGIN")
+              try {
+                const out = await body(c)
+                await c.query("COMMIT")
+                return out
+              } catch (e) {
+                await c.query("ROLLBACK").catch(() => {
+                  broken = true
+                })
+                if (e instanceof Conflict) return e
+                throw e
+              }
+            } catch (e) {
+              broken = true
+              throw e
+            } finally {
+              // a connection that failed mid-transaction is not handed to the next caller
+              c.release(broken)
+            }
+          },
+          catch: fail(doing, stream)
+        })
+      )
+
+    const invalid = (stream: string, text: string) => new StoreError({ stream, text, reason: "invalid" })
+    const checkStream = (stream: string) =>
+      isValidStreamName(stream)
+        ? Effect.void
+        : Effect.fail(invalid(stream, `memory: invalid stream name ${JSON.stringify(stream)}`))
+    const checkConsumer = (consumer: string) =>
+      isValidConsumerName(consumer)
+        ? Effect.void
+        : Effect.fail(
+            invalid(
+              "",
+              `memory: invalid consumer name ${JSON.stringify(consumer)}; use lowercase letters, digits, - and _`
+            )
+          )
+    const corrupt = (stream: string, text: string) =>
+      new StoreError({ stream, text: `memory: ${stream} in the database ${text}`, reason: "corrupt" })
+
+    const decodeBatch = <S, E>(stream: string, codec: StreamCodec<S, E>, row: BatchRow): Batch<E> => {
+      const events = batchCodec(codec).decode(row.events)
+      if (Either.isLeft(events))
+        throw corrupt(stream, `has a batch at version ${row.version} that does not decode: ${events.left.message}`)
+      if (events.right.length !== row.count)
+        throw corrupt(stream, `has a batch at version ${row.version} whose event count does not match`)
+      return { version: row.version, at: row.at, events: events.right }
+    }
+
+    const versionOf = (stream: string) =>
+      Effect.map(
+        query<{ version: number }>(
+          "read",
+          stream,
+          `SELECT version FROM ${t("streams")} WHERE memory = $1 AND stream = $2`,
+          [memory, stream]
+        ),
+        (r) => r.rows[0]?.version ?? 0
+      )
+
+    const batchesBetween = (stream: string, after: number, through: number) =>
+      Effect.map(
+        query<BatchRow>(
+          "read",
+          stream,
+          `SELECT version, count, at, events FROM ${t("batches")}
+           WHERE memory = $1 AND stream = $2 AND version > $3 AND version <= $4 ORDER BY version`,
+          [memory, stream, after, through]
+        ),
+        (r) => r.rows
+      )
+
+    /** The events after `from` up to `through`, checked to follow one another with nothing missing. */
+    const eventsAfter = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      rows: ReadonlyArray<BatchRow>,
+      from: number
+    ) => {
+      const out: Array<E> = []
+      let at = from
+      for (const row of rows) {
+        if (row.version - row.count !== at) return undefined
+        out.push(...decodeBatch(stream, codec, row).events)
+        at = row.version
+      }
+      return { events: out, version: at }
+    }
+
+    const states = new Map<string, Cached>()
+
+    /** The stream's state at its current version, from the fold kept in this process when it still applies. */
+    const loadNow = <S, E>(stream: string, codec: StreamCodec<S, E>) =>
+      Effect.gen(function* () {
+        const version = yield* versionOf(stream)
+        const kept = states.get(stream)
+        if (kept !== undefined && kept.codec === codec && kept.version === version)
+          return { state: kept.state as S, version }
+        if (kept !== undefined && kept.codec === codec && kept.version < version) {
+          const rows = yield* batchesBetween(stream, kept.version, version)
+          const next = yield* Effect.try({
+            try: () => eventsAfter(stream, codec, rows, kept.version),
+            catch: asStoreError(stream)
+          })
+          if (next !== undefined && next.version === version) {
+            const state = foldStream(codec, kept.state as S, next.events)
+            states.set(stream, { codec, version, state })
+            return { state, version }
+          }
+        }
+        // from the snapshot, when the codec keeps them and one is there
+        let base: { state: S; version: number } = { state: codec.initialState, version: 0 }
+        const snapshot = codec.snapshot
+        if (snapshot !== undefined && version > 0) {
+          const found = yield* query<{ version: number; state: unknown }>(
+            "read",
+            stream,
+            `SELECT version, state FROM ${t("snapshots")} WHERE memory = $1 AND stream = $2 AND version <= $3`,
+            [memory, stream, version]
+          )
+          const row = found.rows[0]
+          if (row !== undefined) {
+            const decoded = Schema.decodeUnknownEither(snapshot)(row.state)
+            if (Either.isLeft(decoded))
+              return yield* Effect.fail(corrupt(stream, `has a snapshot that does not decode: ${decoded.left.message}`))
+            base = { state: decoded.right, version: row.version }
+          }
+        }
+        const rows = yield* batchesBetween(stream, base.version, version)
+        const rest = yield* Effect.try({
+          try: () => eventsAfter(stream, codec, rows, base.version),
+          catch: asStoreError(stream)
+        })
+        if (rest === undefined || rest.version !== version)
+          return yield* Effect.fail(
+            corrupt(stream, `is missing batches before version ${version} (compacted without a snapshot?)`)
+          )
+        const state = foldStream(codec, base.state, rest.events)
+        if (snapshot !== undefined && rest.events.length >= snapshotEvery)
+          yield* query(
+            "snapshot",
+            stream,
+            `INSERT INTO ${t("snapshots")} (memory, stream, version, state) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (memory, stream) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state
+             WHERE ${t("snapshots")}.version < EXCLUDED.version`,
+            [memory, stream, version, JSON.stringify(Schema.encodeSync(snapshot)(state))]
+          ).pipe(Effect.ignore)
+        states.set(stream, { codec, version, state })
+        return { state, version }
+      })
+
+    const load = <S, E>(stream: string, codec: StreamCodec<S, E>) =>
+      Effect.zipRight(checkStream(stream), loadNow(stream, codec))
+
+    const read = <S, E>(stream: string, codec: StreamCodec<S, E>, fromVersion = 0) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const rows = yield* query<BatchRow>(
+          "read",
+          stream,
+          `SELECT version, count, at, events FROM ${t("batches")}
+           WHERE memory = $1 AND stream = $2 AND version > $3 ORDER BY version`,
+          [memory, stream, fromVersion]
+        )
+        return yield* Effect.try({
+          try: () => rows.rows.map((row) => decodeBatch(stream, codec, row)),
+          catch: asStoreError(stream)
+        })
+      })
+
+    const append = <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      expectedVersion: number,
+      events: ReadonlyArray<E>,
+      at: string
+    ) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const { encode, decode } = batchCodec(codec)
+        const encoded = encode(events)
+        // the events as any reader will get them back: through their schema both ways
+        const decoded = Either.flatMap(encoded, decode)
+        if (Either.isLeft(encoded) || Either.isLeft(decoded))
+          return yield* Effect.fail(
+            new StoreError({
+              stream,
+              text: `memory: cannot encode events for ${stream}: ${
+                (Either.isLeft(encoded) ? encoded.left : (decoded as Either.Left<Error, unknown>).left).message
+              }`
+            })
+          )
+        const before = yield* loadNow(stream, codec)
+        if (before.version !== expectedVersion)
+          return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: before.version }))
+        if (decoded.right.length === 0)
+          return { state: before.state, batch: { version: before.version, at, events: [] as Array<E> }, position: 0 }
+        const version = expectedVersion + decoded.right.length
+        const written = yield* transaction("append to", stream, async (c) => {
+          const moved =
+            expectedVersion === 0
+              ? await c.query(
+                  `INSERT INTO ${t("streams")} (memory, stream, version) VALUES ($1, $2, $3)
+                   ON CONFLICT (memory, stream) DO UPDATE SET version = EXCLUDED.version
+                   WHERE ${t("streams")}.version = 0 RETURNING version`,
+                  [memory, stream, version]
+                )
+              : await c.query(
+                  `UPDATE ${t("streams")} SET version = $3 WHERE memory = $1 AND stream = $2 AND version = $4
+                   RETURNING version`,
+                  [memory, stream, version, expectedVersion]
+                )
+          if (moved.rowCount === 0) {
+            const now = await c.query<{ version: number }>(
+              `SELECT version FROM ${t("streams")} WHERE memory = $1 AND stream = $2`,
+              [memory, stream]
+            )
+            throw new Conflict(now.rows[0]?.version ?? 0)
+          }
+          // the memories row stays locked until commit: the next append of this memory waits for this one's
+          // position to be committed or given back
+          const position = await c.query<{ last_position: string }>(
+            `INSERT INTO ${t("memories")} (memory, last_position) VALUES ($1, 1)
+             ON CONFLICT (memory) DO UPDATE SET last_position = ${t("memories")}.last_position + 1
+             RETURNING last_position`,
+            [memory]
+          )
+          const p = int(position.rows[0]!.last_position)
+          await c.query(
+            `INSERT INTO ${t("batches")} (memory, stream, version, count, position, at, events)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+            [memory, stream, version, decoded.right.length, p, at, JSON.stringify(encoded.right)]
+          )
+          await c.query("SELECT pg_notify($1, $2)", [CHANNEL, memory])
+          return p
+        })
+        if (written instanceof Conflict)
+          return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: written.actual }))
+        const state = foldStream(codec, before.state, decoded.right)
+        states.set(stream, { codec, version, state })
+        return { state, batch: { version, at, events: decoded.right }, position: written }
+      })
+
+    const compact = <S, E>(stream: string, codec: StreamCodec<S, E>, through: number) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const snapshot = codec.snapshot
+        if (snapshot === undefined)
+          return yield* Effect.fail(invalid(stream, `memory: ${stream} keeps no snapshots, so it cannot be compacted`))
+        const gone = yield* transaction("compact", stream, async (c) => {
+          // appends to the stream wait for the compaction
+          const head = await c.query<{ version: number }>(
+            `SELECT version FROM ${t("streams")} WHERE memory = $1 AND stream = $2 FOR UPDATE`,
+            [memory, stream]
+          )
+          if (head.rows.length === 0) return 0
+          const found = await c.query<{ version: number; state: unknown }>(
+            `SELECT version, state FROM ${t("snapshots")} WHERE memory = $1 AND stream = $2`,
+            [memory, stream]
+          )
+          const rows = await c.query<BatchRow>(
+            `SELECT version, count, at, events FROM ${t("batches")} WHERE memory = $1 AND stream = $2 ORDER BY version`,
+            [memory, stream]
+          )
+          // the last batch stays, as on disk
+          let keep = rows.rows.findIndex((r) => r.version > through)
+          if (keep < 0) keep = rows.rows.length - 1
+          if (keep <= 0) return 0
+          const forgotten = rows.rows.slice(0, keep)
+          const last = forgotten[forgotten.length - 1]!.version
+          const snap = found.rows[0]
+          if (snap === undefined || snap.version < last) {
+            let state = codec.initialState
+            let from = 0
+            if (snap !== undefined) {
+              const decoded = Schema.decodeUnknownEither(snapshot)(snap.state)
+              if (Either.isLeft(decoded)) throw corrupt(stream, `has a snapshot that does not decode`)
+              state = decoded.right
+              from = snap.version
+            }
+            const rest = eventsAfter(
+              stream,
+              codec,
+              forgotten.filter((r) => r.version > from),
+              from
+            )
+            if (rest === undefined) throw corrupt(stream, `is missing batches before version ${last}`)
+            state = foldStream(codec, state, rest.events)
+            await c.query(
+              `INSERT INTO ${t("snapshots")} (memory, stream, version, state) VALUES ($1, $2, $3, $4)
+               ON CONFLICT (memory, stream) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state`,
+              [memory, stream, last, JSON.stringify(Schema.encodeSync(snapshot)(state))]
+            )
+          }
+          await c.query(`DELETE FROM ${t("batches")} WHERE memory = $1 AND stream = $2 AND version <= $3`, [
+            memory,
+            stream,
+            last
+          ])
+          return forgotten.length
+        })
+        return gone instanceof Conflict ? 0 : gone
+      })
+
+    const readAll = (after: number, codecOf: CodecOf, limit = Number.POSITIVE_INFINITY) =>
+      Effect.gen(function* () {
+        const out: Array<FeedEntry> = []
+        let cursor = Math.max(0, after)
+        while (out.length < limit) {
+          const rows = yield* query<BatchRow & { position: string; stream: string }>(
+            "read the feed of",
+            "",
+            `SELECT position, stream, version, count, at, events FROM ${t("batches")}
+             WHERE memory = $1 AND position > $2 ORDER BY position LIMIT ${PAGE}`,
+            [memory, cursor]
+          )
+          for (const row of rows.rows) {
+            cursor = int(row.position)
+            const codec = codecOf(row.stream)
+            if (codec === undefined) continue
+            const batch = yield* Effect.try({
+              try: () => decodeBatch(row.stream, codec, row),
+              catch: asStoreError(row.stream)
+            })
+            out.push({ position: cursor, stream: row.stream, batch })
+            if (out.length >= limit) break
+          }
+          if (rows.rows.length < PAGE) break
+        }
+        return out as ReadonlyArray<FeedEntry>
+      })
+
+    const head = Effect.map(
+      query<{ last_position: string }>(
+        "read the feed of",
+        "",
+        `SELECT last_position FROM ${t("memories")} WHERE memory = $1`,
+        [memory]
+      ),
+      (r) => (r.rows[0] === undefined ? 0 : int(r.rows[0].last_position))
+    )
+
+    /** Reads on from the last batch delivered; with nothing new, waits for a wake-up from any writer (or pollMs). */
+    const subscribe = (after: number, codecOf: CodecOf): Stream.Stream<FeedEntry, StoreError> =>
+      Stream.paginateChunkEffect(after, (cursor) =>
+        Effect.suspend(() => {
+          const seen = listener.generation()
+          return Effect.flatMap(readAll(cursor, codecOf, 1_000), (entries) =>
+            entries.length === 0
+              ? Effect.as(listener.waitAfter(seen, pollMs), [Chunk.empty<FeedEntry>(), Option.some(cursor)] as const)
+              : Effect.succeed([
+                  Chunk.unsafeFromArray(entries),
+                  Option.some(entries[entries.length - 1]!.position)
+                ] as const)
+          )
+        })
+      )
+
+    const checkpoint = (consumer: string) =>
+      Effect.zipRight(
+        checkConsumer(consumer),
+        Effect.map(
+          query<{ position: string }>(
+            "read the checkpoint of",
+            "",
+            `SELECT position FROM ${t("checkpoints")} WHERE memory = $1 AND consumer = $2`,
+            [memory, consumer]
+          ),
+          (r) => (r.rows[0] === undefined ? undefined : int(r.rows[0].position))
+        )
+      )
+
+    const saveCheckpoint = (consumer: string, position: number) =>
+      Effect.zipRight(
+        checkConsumer(consumer),
+        Effect.asVoid(
+          query(
+            "save the checkpoint of",
+            "",
+            `INSERT INTO ${t("checkpoints")} (memory, consumer, position) VALUES ($1, $2, $3)
+             ON CONFLICT (memory, consumer) DO UPDATE SET position = EXCLUDED.position`,
+            [memory, consumer, position]
+          )
+        )
+      )
+
+    return EventStore.of({
+      load,
+      read,
+      append,
+      compact,
+      readAll,
+      head,
+      subscribe,
+      checkpoint,
+      saveCheckpoint,
+      retry: {
+        conflict: conflictRetry,
+        // a restart of the server takes seconds: back off from 50 ms, for about half a minute in all
+        unavailable: Schedule.jittered(Schedule.exponential(Duration.millis(50), 1.6)).pipe(
+          Schedule.upTo(Duration.seconds(30))
+        )
+      }
+    })
+  })
+
+/** The store as a layer; the pool and the listening connection close with its scope. */
+export const layer = (options: PgOptions): Layer.Layer<EventStore, StoreError> =>
+  Layer.scoped(EventStore, make(options))
+
+/** Creates or upgrades the tables ahead of first use (`tmem db migrate`): the versions before and after. */
+export const migrateDatabase = (options: PgOptions) =>
+  Effect.gen(function* () {
+    const settled = settle(options)
+    if (settled instanceof StoreError) return yield* Effect.fail(settled)
+    const { target, schema } = settled
+    return yield* Effect.acquireUseRelease(
+      Effect.sync(
+        () =>
+          new pg.Client({ connectionString: options.url, connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000 })
+      ),
+      (client) =>
+        Effect.tryPromise({
+          try: async () => {
+            await client.connect()
+            return await migrate(client, schema)
+          },
+          catch: (e) => failure(e, target, schema, "prepare the database")
+        }),
+      (client) => Effect.promise(() => client.end().catch(() => undefined))
+    )
+  })
+
+export type { Target }

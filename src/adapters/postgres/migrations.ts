@@ -1,0 +1,94 @@
+import type { ClientBase } from "pg"
+
+/**
+ * The PostgreSQL store's tables (docs/SCALING.md), one migration per schema version, applied in order inside one
+ * transaction under an advisory lock, so two processes starting at once never apply one twice. A database whose
+ * schema is newer than this program knows is refused, never written to.
+ *
+ * - `memories`: one row per memory id; `last_position` is the feed's head. Every append takes the next position by
+ *   updating this row, which holds its row lock until the transaction ends: positions are handed out in commit
+ *   order, with no gap a reader could see and none left by a rolled-back append.
+ * - `streams`: each stream's version, the expected-version check of every append.
+ * - `batches`: one row per appended batch; (memory, stream, version) and (memory, position) are unique, so the
+ *   database itself refuses a second batch with one version however a writer got there.
+ * - `snapshots`: the state of a long or compacted stream at a version, in its codec's snapshot form.
+ * - `checkpoints`: the last feed position each named consumer handled.
+ */
+const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
+  (s) => `
+    CREATE TABLE ${s}.memories (
+      memory text PRIMARY KEY,
+      last_position bigint NOT NULL DEFAULT 0
+    );
+    CREATE TABLE ${s}.streams (
+      memory text NOT NULL,
+      stream text NOT NULL,
+      version integer NOT NULL,
+      PRIMARY KEY (memory, stream)
+    );
+    CREATE TABLE ${s}.batches (
+      memory text NOT NULL,
+      stream text NOT NULL,
+      version integer NOT NULL,
+      count integer NOT NULL,
+      position bigint NOT NULL,
+      at text NOT NULL,
+      events json NOT NULL,
+      PRIMARY KEY (memory, stream, version),
+      UNIQUE (memory, position)
+    );
+    CREATE TABLE ${s}.snapshots (
+      memory text NOT NULL,
+      stream text NOT NULL,
+      version integer NOT NULL,
+      state json NOT NULL,
+      PRIMARY KEY (memory, stream)
+    );
+    CREATE TABLE ${s}.checkpoints (
+      memory text NOT NULL,
+      consumer text NOT NULL,
+      position bigint NOT NULL,
+      PRIMARY KEY (memory, consumer)
+    );`
+]
+
+/** The schema version this program writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+/** The database's schema is newer than this program: nothing was changed. */
+export class SchemaTooNew extends Error {
+  constructor(readonly found: number) {
+    super(`schema version ${found} is newer than this tmem knows (${SCHEMA_VERSION})`)
+  }
+}
+
+/**
+ * Brings `schema` up to SCHEMA_VERSION (creating it if need be) and answers the versions before and after. The
+ * caller's client is used for one transaction; `schema` must be a validated identifier.
+ */
+export const migrate = async (client: ClientBase, schema: string): Promise<{ from: number; to: number }> => {
+  await client.query("BEGIN")
+  try {
+    // one migrator at a time per schema, whichever process it is; the lock goes with the transaction
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tmem-migrate:${schema}`])
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (
+         version integer PRIMARY KEY,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       )`
+    )
+    const found = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${schema}.migrations`)
+    const from = found.rows[0]?.v ?? 0
+    if (from > SCHEMA_VERSION) throw new SchemaTooNew(from)
+    for (let v = from + 1; v <= SCHEMA_VERSION; v++) {
+      await client.query(MIGRATIONS[v - 1]!(schema))
+      await client.query(`INSERT INTO ${schema}.migrations (version) VALUES ($1)`, [v])
+    }
+    await client.query("COMMIT")
+    return { from, to: Math.max(from, SCHEMA_VERSION) }
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined)
+    throw e
+  }
+}
