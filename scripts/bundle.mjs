@@ -29,8 +29,9 @@ await build({
   // undici (half a megabyte) is only reached through the lazily loaded HTTP adapters; left out of the bundle it is
   // required from node_modules (a dependency) the first time a model or an http embedder is configured.
   // The MCP SDK and zod (another 400 KB) are reached only by `tmem mcp`, loaded on demand the same way.
+  // pg (the PostgreSQL driver) is reached only when a postgres:// store is named, loaded on demand the same way.
   // fs-native-extensions is a native addon: it loads its prebuilt binary from its own package directory.
-  external: ["undici", "@modelcontextprotocol/sdk", "zod", "fs-native-extensions"],
+  external: ["undici", "@modelcontextprotocol/sdk", "zod", "fs-native-extensions", "pg"],
   logLevel: "warning"
 })
 copyFileSync("scripts/launcher.js", "dist/bin.js")

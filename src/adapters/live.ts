@@ -60,6 +60,56 @@ export interface LiveOptions {
   readonly backgroundDrain?: Duration.DurationInput
   /** Where long work shows that it is under way; default: nowhere. */
   readonly progress?: Layer.Layer<Progress>
+  /**
+   * A `postgres://` URL: the events live in that database (docs/SCALING.md) and `dir` keeps only caches that any
+   * process can rebuild; default `config.store`, and with neither, the disk journal in `dir`.
+   */
+  readonly store?: string
+}
+
+/**
+ * The store a memory's events live in: the disk journal with odek's files as projections, or PostgreSQL (loaded only
+ * when named, so the default start carries neither the driver nor a socket). Also where derived files (the search
+ * and vector indexes) go: beside the files, or in a cache directory of their own for a database.
+ */
+const storeFor = (options: LiveOptions, dir: string) => {
+  const url = options.store ?? options.config.store
+  if (url === "")
+    return {
+      store: DiskEventStore.layer({
+        dir,
+        // a hand edit of a fact file is held to the configured cap, as any write is
+        projections: odekProjections({ user: options.config.factsLimitUser, env: options.config.factsLimitEnv }),
+        ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
+      }),
+      derived: dir
+    }
+  const memory = options.memory ?? DEFAULT_MEMORY
+  return {
+    store: Layer.unwrapEffect(
+      Effect.map(
+        Effect.promise(() => import("./postgres/PgEventStore.js")),
+        (m) => m.layer({ url, memory })
+      )
+    ),
+    derived: path.join(options.dir, "cache", `postgres-${cacheKey(url, memory)}`)
+  }
+}
+
+/**
+ * The store at `location` alone (no app around it): a memory directory, or a `postgres://` URL. For copies between
+ * stores (`tmem migrate`, `tmem export`).
+ */
+export const storeLayer = (location: string, memory: string, config: MemoryConfig) =>
+  /^postgres(ql)?:\/\//.test(location)
+    ? storeFor({ dir: "", memory, config, store: location }, "").store
+    : storeFor({ dir: location, memory, config, store: "" }, memoryDir(location, memory)).store
+
+/** A name for a database memory's cache that says nothing of its URL (which may hold a password). */
+const cacheKey = (url: string, memory: string) => {
+  let h = 0x811c9dc5
+  for (const ch of `${url}\n${memory}`) h = Math.imul(h ^ ch.codePointAt(0)!, 0x01000193) >>> 0
+  return `${memory}-${h.toString(16).padStart(8, "0")}`
 }
 
 // The HTTP adapters (and undici behind them) load only when configured: the default start stays small and
@@ -108,13 +158,8 @@ export const guardLayer = (config: MemoryConfig, llm: Layer.Layer<Llm> = llmFor(
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) => {
-  const dir = memoryDir(options.dir, options.memory)
-  const store = DiskEventStore.layer({
-    dir,
-    // a hand edit of a fact file is held to the configured cap, as any write is
-    projections: odekProjections({ user: options.config.factsLimitUser, env: options.config.factsLimitEnv }),
-    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
-  })
+  const { store, derived } = storeFor(options, memoryDir(options.dir, options.memory))
+  const dir = derived
   // silence costs nothing: no feed is read when no one listens
   const notifier =
     options.notifier === undefined || options.notifier === Notifiers.silent

@@ -22,6 +22,7 @@ import { runDemo } from "./demo.js"
 import { commandTree, frontEnd, plainHelp } from "./help.js"
 import { printable, printableLines } from "../../domain/text/printable.js"
 import { type Globals, resolveMemoryDir } from "./globals.js"
+import { dbCommand, exportCommand, migrateCommand } from "./storeCli.js"
 import { type Output, Refused, refuse, report } from "./output.js"
 import { warned } from "./logger.js"
 
@@ -501,6 +502,9 @@ export const command = tmem.pipe(
     atoms,
     evalCommand,
     mcpCommand,
+    migrateCommand,
+    exportCommand,
+    dbCommand,
     demo,
     dev
   ])

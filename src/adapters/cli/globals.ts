@@ -3,7 +3,7 @@ import { Effect, Either, Layer, Option } from "effect"
 import * as Path from "node:path"
 import * as Os from "node:os"
 import { FileSystem } from "@effect/platform"
-import { ConfigInvalid, llmProblem, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import { ConfigInvalid, llmProblem, type MemoryConfig, storeProblem } from "../../domain/config/MemoryConfig.js"
 import { loadConfigFile } from "../disk/configFile.js"
 import { liveLayer, memoryDir } from "../live.js"
 import { DEFAULT_MEMORY, memoryIdProblem } from "../../domain/kernel/MemoryId.js"
@@ -23,6 +23,13 @@ export const globalOptions = {
     Options.withDescription(
       "which memory of the directory (default: $TMEM_MEMORY, else `default`, the directory itself; " +
         "another lives in <dir>/memories/<id>/)"
+    ),
+    Options.optional
+  ),
+  store: Options.text("store").pipe(
+    Options.withDescription(
+      "where the events live: a postgres:// URL shared by many processes (default: $TMEM_STORE, else the " +
+        "config's `store`, else the directory); see docs/SCALING.md"
     ),
     Options.optional
   ),
@@ -58,6 +65,7 @@ export const globalOptions = {
 export interface Globals {
   readonly dir: Option.Option<string>
   readonly memory: Option.Option<string>
+  readonly store: Option.Option<string>
   readonly config: Option.Option<string>
   readonly json: boolean
   readonly verbose: boolean
@@ -109,8 +117,20 @@ export const resolveConfig = (g: Globals): Effect.Effect<MemoryConfig, ConfigInv
   const explicit = Option.getOrUndefined(g.config) ?? (process.env.TMEM_CONFIG || undefined)
   const path = explicit ?? Path.join(resolveDir(g), "config.json")
   return Effect.flatMap(loadConfigFile(path, explicit !== undefined, process.env), (config) =>
-    withLlmOptions(g, config)
+    Either.flatMap(withLlmOptions(g, config), (c) => withStore(g, c))
   )
+}
+
+/** --store, else $TMEM_STORE, over the file's `store`; checked without repeating it (it may hold a password). */
+const withStore = (g: Globals, config: MemoryConfig): Either.Either<MemoryConfig, ConfigInvalid> => {
+  const named = Option.getOrUndefined(g.store) ?? (process.env.TMEM_STORE || undefined)
+  if (named === undefined) return Either.right(config)
+  const store = named.trim()
+  const problem = storeProblem(store)
+  const source = Option.isSome(g.store) ? "--store" : "$TMEM_STORE"
+  return problem === undefined
+    ? Either.right({ ...config, store })
+    : Either.left(new ConfigInvalid({ text: `tmem: ${problem} (${source})` }))
 }
 
 /** The live layer for these options. */

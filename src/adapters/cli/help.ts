@@ -192,7 +192,7 @@ export const commandHelp = (s: CommandSpec): string => {
     plainHelp(s.help),
     ...(sub.length > 0 ? ["", "Commands:", ...sub] : []),
     "",
-    "Global options (--dir, --memory, --config, --json, -v, --llm-url, --llm-model, --approve) " +
+    "Global options (--dir, --memory, --store, --config, --json, -v, --llm-url, --llm-model, --approve) " +
       "go before or after the command: see tmem --help"
   ].join("\n")
 }

@@ -12,7 +12,8 @@ import {
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
 import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
-import { isValidMemoryId, isValidSchemaName, parseStoreUrl, storeFailure, type Target } from "./connection.js"
+import { DEFAULT_MEMORY, memoryIdProblem } from "../../domain/kernel/MemoryId.js"
+import { isValidSchemaName, parseStoreUrl, storeFailure, type Target } from "./connection.js"
 import { migrate, SchemaTooNew, SCHEMA_VERSION } from "./migrations.js"
 
 /**
@@ -91,13 +92,9 @@ const asStoreError =
 const settle = (options: PgOptions) => {
   const target = parseStoreUrl(options.url)
   if (target instanceof StoreError) return target
-  const memory = options.memory ?? "default"
-  if (!isValidMemoryId(memory))
-    return new StoreError({
-      stream: "",
-      text: `memory: invalid memory id ${JSON.stringify(memory)}; use lowercase letters, digits, - and _ (at most 63)`,
-      reason: "invalid"
-    })
+  const memory = options.memory ?? DEFAULT_MEMORY
+  const problem = memoryIdProblem(memory)
+  if (problem !== undefined) return new StoreError({ stream: "", text: `memory: ${problem}`, reason: "invalid" })
   const schema = options.schema ?? "tmem"
   if (!isValidSchemaName(schema))
     return new StoreError({
@@ -173,10 +170,27 @@ const makeListener = (config: pg.ClientConfig, memory: string) => {
   }
 }
 
+/**
+ * A store whose every call fails with `error`: options that cannot work (a malformed URL, a bad memory id) are
+ * reported by the first call as any storage failure is, in one line, instead of failing whoever builds the layer.
+ */
+const refusing = (error: StoreError) =>
+  EventStore.of({
+    load: () => Effect.fail(error),
+    read: () => Effect.fail(error),
+    append: () => Effect.fail(error),
+    compact: () => Effect.fail(error),
+    readAll: () => Effect.fail(error),
+    head: Effect.fail(error),
+    subscribe: () => Stream.fail(error),
+    checkpoint: () => Effect.fail(error),
+    saveCheckpoint: () => Effect.fail(error)
+  })
+
 export const make = (options: PgOptions) =>
   Effect.gen(function* () {
     const settled = settle(options)
-    if (settled instanceof StoreError) return yield* Effect.fail(settled)
+    if (settled instanceof StoreError) return refusing(settled)
     const { target, memory, schema } = settled
     const snapshotEvery = options.snapshotEvery ?? 1_000
     const pollMs = options.pollMs ?? 1_000
@@ -640,8 +654,7 @@ export const make = (options: PgOptions) =>
   })
 
 /** The store as a layer; the pool and the listening connection close with its scope. */
-export const layer = (options: PgOptions): Layer.Layer<EventStore, StoreError> =>
-  Layer.scoped(EventStore, make(options))
+export const layer = (options: PgOptions): Layer.Layer<EventStore> => Layer.scoped(EventStore, make(options))
 
 /** Creates or upgrades the tables ahead of first use (`tmem db migrate`): the versions before and after. */
 export const migrateDatabase = (options: PgOptions) =>

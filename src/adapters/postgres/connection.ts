@@ -49,9 +49,6 @@ export const parseStoreUrl = (url: string): Target | StoreError => {
   }
 }
 
-/** A memory inside a database: several share one database, each under its own id. */
-export const isValidMemoryId = (id: string): boolean => /^[a-z0-9][a-z0-9_-]{0,62}$/.test(id)
-
 /** The PostgreSQL schema holding the tables: a plain lowercase identifier, so it is safe to write into SQL. */
 export const isValidSchemaName = (name: string): boolean => /^[a-z_][a-z0-9_]{0,62}$/.test(name)
 

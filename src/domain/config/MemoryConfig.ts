@@ -110,7 +110,13 @@ export const MemorySection = Schema.Struct({
  * alone.
  */
 export const ConfigFile = Schema.Struct(
-  { memory: opt(MemorySection), embedding: opt(EmbeddingSection), llm: opt(LlmSection), guard: opt(GuardSection) },
+  {
+    memory: opt(MemorySection),
+    embedding: opt(EmbeddingSection),
+    llm: opt(LlmSection),
+    guard: opt(GuardSection),
+    store: opt(Schema.String)
+  },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
 
@@ -240,6 +246,11 @@ export interface MemoryConfig {
   readonly llm: LlmConfig
   readonly guard: GuardConfig
   readonly extended: ExtendedConfig
+  /**
+   * Where the events live: "" for the memory directory (the disk journal, the default), or a `postgres://` URL of a
+   * database many processes on many hosts share (docs/SCALING.md). It may hold a password: never shown.
+   */
+  readonly store: string
 }
 
 export const DEFAULT_EMBEDDING: EmbeddingConfig = {
@@ -337,7 +348,8 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   embedding: DEFAULT_EMBEDDING,
   llm: DEFAULT_LLM,
   guard: DEFAULT_GUARD,
-  extended: DEFAULT_EXTENDED
+  extended: DEFAULT_EXTENDED,
+  store: ""
 }
 
 /** A config file that cannot be used: `message` is one line naming the key. */
@@ -594,7 +606,8 @@ export const resolveConfig = (
     embedding: resolveEmbedding(m.embedding ?? file.embedding, env),
     llm: resolveLlm(file.llm, env),
     guard: resolveGuard(file.guard, env),
-    extended: resolveExtended(m.extended, env)
+    extended: resolveExtended(m.extended, env),
+    store: file.store?.trim() ?? ""
   }
 }
 
@@ -686,12 +699,22 @@ export const decodeConfig = (
       const problem =
         llmProblem(config.llm) ??
         (extendedLlm === undefined ? undefined : llmProblem(extendedLlm, "memory.extended.llm")) ??
-        guardProblem(config.guard, config.llm)
+        guardProblem(config.guard, config.llm) ??
+        storeProblem(config.store)
       return problem === undefined
         ? Either.right(config)
         : Either.left(new ConfigInvalid({ text: `config: ${problem}; fix it in the config file` }))
     })
   )
+
+/**
+ * Why `store` cannot name where the events live, or undefined: empty (the directory) or a postgres:// URL. The value
+ * itself is never repeated, since a URL may carry a password.
+ */
+export const storeProblem = (store: string): string | undefined =>
+  store === "" || /^postgres(ql)?:\/\/[^\s]+$/.test(store)
+    ? undefined
+    : "store must be a postgres:// URL (postgres://user@host:5432/database), or absent for the memory directory"
 
 /** The fact decider's view of the settings. */
 export const factPolicy = (c: MemoryConfig): FactPolicy => ({

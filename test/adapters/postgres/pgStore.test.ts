@@ -57,7 +57,10 @@ describe("PostgreSQL store: bad input gets one line and changes nothing", () => 
       expect(mysql.text).not.toContain("pw")
       expect((yield* firstFailure({ url: "postgres://127.0.0.1:5432" })).text).toContain("needs a host and a database")
       const id = yield* firstFailure({ url: PG_URL, memory: "Team A" })
-      expect(id.text).toBe('memory: invalid memory id "Team A"; use lowercase letters, digits, - and _ (at most 63)')
+      expect(id.text).toBe(
+        'memory: invalid memory id "Team A": use 1-64 lowercase letters, digits, - and _, ' +
+          "starting with a letter or digit"
+      )
       expect(id.reason).toBe("invalid")
       expect((yield* firstFailure({ url: PG_URL, schema: "x; DROP TABLE y" })).reason).toBe("invalid")
     })
