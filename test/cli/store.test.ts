@@ -121,9 +121,11 @@ describe.runIf(runPg)("tmem on PostgreSQL", () => {
   it("db migrate reports the schema version, and needs a database", async () => {
     const run = await tmem(["--store", PG_URL, "db", "migrate"])
     expect(run.code).toBe(0)
-    expect(run.stdout.trim()).toMatch(
-      /^the tables (are up to date \(schema version 1\)|went from schema version 0 to 1) on postgres at 127\.0\.0\.1:5432\/test$/
-    )
+    const where = "on postgres at 127.0.0.1:5432/test"
+    expect([
+      `the tables are up to date (schema version 1) ${where}`,
+      `the tables went from schema version 0 to 1 ${where}`
+    ]).toContain(run.stdout.trim())
     const none = await tmem(["--dir", dirs.fresh(), "db", "migrate"])
     expect(none.code).toBe(1)
     expect(none.stderr.trim()).toBe(

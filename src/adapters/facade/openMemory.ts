@@ -40,7 +40,13 @@ import {
   recordMessage,
   resumePendingSessions
 } from "../../app/sessions.js"
-import { ConfigInvalid, decodeConfig, DEFAULT_CONFIG, type MemoryConfig } from "../../domain/config/MemoryConfig.js"
+import {
+  ConfigInvalid,
+  decodeConfig,
+  DEFAULT_CONFIG,
+  type MemoryConfig,
+  storeProblem
+} from "../../domain/config/MemoryConfig.js"
 import type { Episode } from "../../domain/episodes/store.js"
 import type { LifecycleEvent } from "../../domain/events/lifecycle.js"
 import type { BufferRole } from "../../domain/sessions/buffer.js"
@@ -60,6 +66,11 @@ export interface OpenMemoryOptions {
    * keeps the same layout under `<dir>/memories/<id>/`; memories share nothing but the directory.
    */
   readonly memory?: string
+  /**
+   * Where the events live: a `postgres://` URL shared by many processes on many hosts (docs/SCALING.md), else
+   * `$TMEM_STORE`, else the config's `store`, else the directory. `dir` then keeps only caches.
+   */
+  readonly store?: string
   /** A config document as in a config file (`{ memory, embedding, llm }`), or a resolved config. */
   readonly config?: unknown
   /** The chat model, as the config file's `llm` block (`{ base_url, model, api_key_env, … }`); overrides `config`. */
@@ -196,11 +207,15 @@ export const openMemory = async (options: OpenMemoryOptions = {}): Promise<Memor
   const memory = options.memory ?? (process.env.TMEM_MEMORY || DEFAULT_MEMORY)
   const memoryProblem = memoryIdProblem(memory)
   if (memoryProblem !== undefined) throw new ConfigInvalid({ text: `memory: ${memoryProblem}` })
+  const store = (options.store ?? (process.env.TMEM_STORE || config.store)).trim()
+  const storeIssue = storeProblem(store)
+  if (storeIssue !== undefined) throw new ConfigInvalid({ text: `memory: ${storeIssue}` })
   const runtime = ManagedRuntime.make(
     liveLayer({
       dir,
       memory,
       config,
+      store,
       notifier: options.onEvent !== undefined ? Notifiers.callback(options.onEvent) : Notifiers.silent,
       ...(options.consumer !== undefined ? { consumer: options.consumer } : {}),
       ...(options.approval !== undefined ? { approval: options.approval } : {}),

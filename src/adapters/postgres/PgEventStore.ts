@@ -1,6 +1,5 @@
 import { Chunk, Deferred, Duration, Effect, Either, Layer, Option, Schedule, Schema, Stream } from "effect"
 import pg from "pg"
-import { conflictRetry } from "../../app/retry.js"
 import {
   type Batch,
   batchCodec,
@@ -38,6 +37,8 @@ export interface PgOptions {
   readonly pollMs?: number
   /** How long a connection attempt may take. Default 5 s. */
   readonly connectTimeoutMs?: number
+  /** The connections' `application_name` (what `pg_stat_activity` shows). Default `tmem`. */
+  readonly applicationName?: string
 }
 
 /** Rows a feed read takes from the database at a time. */
@@ -197,7 +198,7 @@ export const make = (options: PgOptions) =>
     const config: pg.ClientConfig = {
       connectionString: options.url,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-      application_name: "tmem"
+      application_name: options.applicationName ?? "tmem"
     }
     const pool = new pg.Pool({ ...config, max: options.poolSize ?? 4, idleTimeoutMillis: 10_000 })
     // an idle connection the server drops emits here; the next query opens another
@@ -221,10 +222,19 @@ export const make = (options: PgOptions) =>
     const migrateNow = Effect.tryPromise({
       try: async () => {
         const client = await pool.connect()
+        let broken = false
+        const cut = () => {
+          broken = true
+        }
+        client.on("error", cut)
         try {
           return await migrate(client, schema)
+        } catch (e) {
+          broken = true
+          throw e
         } finally {
-          client.release()
+          client.off("error", cut)
+          client.release(broken)
         }
       },
       catch: fail("prepare the database")
@@ -245,6 +255,12 @@ export const make = (options: PgOptions) =>
           try: async (): Promise<A | Conflict> => {
             const c = await pool.connect()
             let broken = false
+            // a connection the server ends while it is checked out says so here (else it would be thrown at the
+            // process); the query under way fails with it, and the connection is not reused
+            const cut = () => {
+              broken = true
+            }
+            c.on("error", cut)
             try {
               await c.query("BEGIN")
               try {
@@ -263,6 +279,7 @@ export const make = (options: PgOptions) =>
               throw e
             } finally {
               // a connection that failed mid-transaction is not handed to the next caller
+              c.off("error", cut)
               c.release(broken)
             }
           },
@@ -644,7 +661,13 @@ export const make = (options: PgOptions) =>
       checkpoint,
       saveCheckpoint,
       retry: {
-        conflict: conflictRetry,
+        // writers on other hosts take milliseconds per append, not microseconds: back off (to at most 200 ms
+        // between tries) rather than spend a few fixed quick tries while eight others hold the stream
+        conflict: Schedule.exponential(Duration.millis(4), 1.5).pipe(
+          Schedule.either(Schedule.spaced(Duration.millis(200))),
+          Schedule.jittered,
+          Schedule.upTo(Duration.seconds(30))
+        ),
         // a restart of the server takes seconds: back off from 50 ms, for about half a minute in all
         unavailable: Schedule.jittered(Schedule.exponential(Duration.millis(50), 1.6)).pipe(
           Schedule.upTo(Duration.seconds(30))
@@ -670,6 +693,7 @@ export const migrateDatabase = (options: PgOptions) =>
       (client) =>
         Effect.tryPromise({
           try: async () => {
+            client.on("error", () => undefined)
             await client.connect()
             return await migrate(client, schema)
           },
