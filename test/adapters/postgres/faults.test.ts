@@ -60,7 +60,8 @@ describe.runIf(runPg)("PostgreSQL store under faults", () => {
         ).pipe(Effect.provide(layer))
         yield* Fiber.interrupt(cutting)
         expect(cuts).toBeGreaterThan(10)
-        // an append whose commit was cut may have landed: the retry then finds the fact there (a duplicate), never twice
+        // an append whose commit was cut may have landed: the retry then finds the fact there (a duplicate),
+        // never twice
         expect(outcomes.every((o) => o === "added" || o === "duplicate")).toBe(true)
         const loaded = yield* loadFacts("env").pipe(Effect.provide(layer))
         expect([...loaded.state.entries].sort()).toEqual(

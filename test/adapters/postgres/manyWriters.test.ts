@@ -109,7 +109,7 @@ describe.runIf(runPg)("many writers on one PostgreSQL memory", () => {
 })
 
 describe.runIf(runPg)("a writer killed in the middle of its writes", () => {
-  it("leaves nothing partial: what it was told is there, the history is whole, and the next writer goes on", async () => {
+  it("leaves nothing partial: what it was told is there, the history is whole, the next writer goes on", async () => {
     const killed = freshMemoryId()
     try {
       const child = spawn(
