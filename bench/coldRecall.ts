@@ -25,7 +25,7 @@ const VERBS = ["fixed", "profiled", "rewrote", "reviewed", "documented", "migrat
  * `n` episodes as a memory grown one session at a time holds them, each summary about 1.5 KB of sentences over a
  * vocabulary of a few thousand rare words (names, hosts, numbers) among common ones.
  */
-const history = (n: number): ReadonlyArray<EpisodeEvent> => {
+export const history = (n: number): ReadonlyArray<EpisodeEvent> => {
   const rnd = random(42)
   const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rnd() * xs.length)]!
   const rare = Array.from({ length: 5000 }, (_, i) => `${pick(["svc", "host", "team", "ticket", "repo"])}${i * 7919}`)

@@ -8,6 +8,7 @@ import { runDurableAddBench } from "./durableAdd.js"
 import { runEpisodesFoldBench } from "./episodesFold.js"
 import { runEvalRecallBench } from "./evalRecall.js"
 import { runHttpBench } from "./http.js"
+import { runPostgresBench } from "./postgres.js"
 import { runRecallBench } from "./recall.js"
 import { runRpBench } from "./rp.js"
 import { runScannerBench } from "./scanner.js"
@@ -28,3 +29,4 @@ console.log(await runAtomsBench())
 console.log(await runEpisodesFoldBench())
 console.log(await runColdRecallBench())
 console.log(await runEvalRecallBench())
+console.log(await runPostgresBench())
