@@ -175,7 +175,7 @@ export const rootHelp = (root: CommandSpec, version: string): string =>
     "Commands:",
     // wide enough that the common command lines keep their description on the same line
     ...listed(root).map((s) =>
-      row(line(s), s.children.length > 0 ? `${s.description} (tmem ${s.path[1]} --help)` : s.description, 46)
+      row(line(s), s.children.length > 0 ? `${s.description} (tmem ${s.path[1]} --help)` : s.description, 64)
     ),
     plainHelp(root.help, ["COMMANDS", "DESCRIPTION"]).replace("\nOptions:", "\nGlobal options:"),
     row("-h, --help", "this help; `tmem <command> --help` for one command", 28),
