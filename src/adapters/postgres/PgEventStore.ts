@@ -11,9 +11,8 @@ import {
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
 import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
-import { DEFAULT_MEMORY, memoryIdProblem } from "../../domain/kernel/MemoryId.js"
-import { isValidSchemaName, parseStoreUrl, storeFailure, type Target } from "./connection.js"
-import { migrate, SchemaTooNew, SCHEMA_VERSION } from "./migrations.js"
+import { migrate } from "./migrations.js"
+import { failure, openDatabase, type PgConnection, Rollback, settle } from "./shared.js"
 
 /**
  * The EventStore on PostgreSQL (issue 14, docs/SCALING.md): many processes on many hosts share one memory. The
@@ -22,33 +21,17 @@ import { migrate, SchemaTooNew, SCHEMA_VERSION } from "./migrations.js"
  * are handed out in commit order (see migrations.ts), so a subscriber that reads past position p never meets a
  * batch committed later with a smaller one. Ranking and folding stay in this process.
  */
-export interface PgOptions {
-  /** `postgres://user@host:5432/database`; never repeated in errors (it may hold a password). */
-  readonly url: string
-  /** Which memory of the database (several share one): lowercase letters, digits, `-` and `_`. Default `default`. */
-  readonly memory?: string
-  /** The PostgreSQL schema of the tables. Default `tmem`. */
-  readonly schema?: string
-  /** Connections kept open. Default 4. */
-  readonly poolSize?: number
+export interface PgOptions extends PgConnection {
   /** A load that folds this many events or more leaves a snapshot for the next process. Default 1,000. */
   readonly snapshotEvery?: number
   /** How long a subscriber waits for a wake-up (LISTEN/NOTIFY) before it looks anyway. Default 1 s. */
   readonly pollMs?: number
-  /** How long a connection attempt may take. Default 5 s. */
-  readonly connectTimeoutMs?: number
-  /** The connections' `application_name` (what `pg_stat_activity` shows). Default `tmem`. */
-  readonly applicationName?: string
 }
 
 /** Rows a feed read takes from the database at a time. */
 const PAGE = 500
 /** The NOTIFY channel of every memory; the payload names the memory that moved. */
 const CHANNEL = "tmem_feed"
-
-class Conflict {
-  constructor(readonly actual: number) {}
-}
 
 const int = (v: unknown): number => (typeof v === "number" ? v : Number(v))
 
@@ -65,18 +48,6 @@ interface BatchRow {
   readonly events: unknown
 }
 
-/** Any failure as the store's one-line error; a schema newer than this program is its own. */
-const failure = (e: unknown, target: Target, schema: string, doing: string, stream = ""): StoreError =>
-  e instanceof SchemaTooNew
-    ? new StoreError({
-        stream,
-        text:
-          `memory: the tables in schema ${schema} are version ${e.found}, newer than this tmem knows ` +
-          `(${SCHEMA_VERSION}); nothing was changed; upgrade tmem`,
-        reason: "invalid"
-      })
-    : storeFailure(e, target, doing, stream)
-
 /** A failure thrown inside a decode step: the store's own errors as they are, anything else as damage. */
 const asStoreError =
   (stream: string) =>
@@ -88,23 +59,6 @@ const asStoreError =
           text: `memory: ${stream} in the database cannot be read: ${String(e)}`,
           reason: "corrupt"
         })
-
-/** The store's options checked, or a one-line error saying which is wrong. */
-const settle = (options: PgOptions) => {
-  const target = parseStoreUrl(options.url)
-  if (target instanceof StoreError) return target
-  const memory = options.memory ?? DEFAULT_MEMORY
-  const problem = memoryIdProblem(memory)
-  if (problem !== undefined) return new StoreError({ stream: "", text: `memory: ${problem}`, reason: "invalid" })
-  const schema = options.schema ?? "tmem"
-  if (!isValidSchemaName(schema))
-    return new StoreError({
-      stream: "",
-      text: `memory: invalid schema name ${JSON.stringify(schema)}; use lowercase letters, digits and _`,
-      reason: "invalid"
-    })
-  return { target, memory, schema }
-}
 
 /**
  * One dedicated connection listening for feed wake-ups, opened on a subscriber's first wait. A lost connection is no
@@ -192,100 +146,13 @@ export const make = (options: PgOptions) =>
   Effect.gen(function* () {
     const settled = settle(options)
     if (settled instanceof StoreError) return refusing(settled)
-    const { target, memory, schema } = settled
+    const { memory } = settled
     const snapshotEvery = options.snapshotEvery ?? 1_000
     const pollMs = options.pollMs ?? 1_000
-    const config: pg.ClientConfig = {
-      connectionString: options.url,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-      application_name: options.applicationName ?? "tmem"
-    }
-    const pool = new pg.Pool({ ...config, max: options.poolSize ?? 4, idleTimeoutMillis: 10_000 })
-    // an idle connection the server drops emits here; the next query opens another
-    pool.on("error", () => undefined)
+    const db = yield* openDatabase(options, settled)
+    const { config, t, query, transaction } = db
     const listener = makeListener(config, memory)
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(async () => {
-        await listener.close()
-        await pool.end().catch(() => undefined)
-      })
-    )
-    const t = (table: string) => `${schema}.${table}`
-
-    const fail =
-      (doing: string, stream = "") =>
-      (e: unknown) =>
-        failure(e, target, schema, doing, stream)
-
-    // The schema is brought up to date on first use (or by `migrate` ahead of time); a failure is retried next call.
-    let ready = false
-    const migrateNow = Effect.tryPromise({
-      try: async () => {
-        const client = await pool.connect()
-        let broken = false
-        const cut = () => {
-          broken = true
-        }
-        client.on("error", cut)
-        try {
-          return await migrate(client, schema)
-        } catch (e) {
-          broken = true
-          throw e
-        } finally {
-          client.off("error", cut)
-          client.release(broken)
-        }
-      },
-      catch: fail("prepare the database")
-    })
-    const prepared = Effect.suspend(() => (ready ? Effect.void : Effect.tap(migrateNow, () => void (ready = true))))
-
-    const query = <R extends pg.QueryResultRow>(doing: string, stream: string, text: string, values: Array<unknown>) =>
-      Effect.zipRight(
-        prepared,
-        Effect.tryPromise({ try: () => pool.query<R>(text, values), catch: fail(doing, stream) })
-      )
-
-    /** `body` in one transaction on one connection; a thrown Conflict rolls back and is handed back as a value. */
-    const transaction = <A>(doing: string, stream: string, body: (c: pg.PoolClient) => Promise<A>) =>
-      Effect.zipRight(
-        prepared,
-        Effect.tryPromise({
-          try: async (): Promise<A | Conflict> => {
-            const c = await pool.connect()
-            let broken = false
-            // a connection the server ends while it is checked out says so here (else it would be thrown at the
-            // process); the query under way fails with it, and the connection is not reused
-            const cut = () => {
-              broken = true
-            }
-            c.on("error", cut)
-            try {
-              await c.query("BEGIN")
-              try {
-                const out = await body(c)
-                await c.query("COMMIT")
-                return out
-              } catch (e) {
-                await c.query("ROLLBACK").catch(() => {
-                  broken = true
-                })
-                if (e instanceof Conflict) return e
-                throw e
-              }
-            } catch (e) {
-              broken = true
-              throw e
-            } finally {
-              // a connection that failed mid-transaction is not handed to the next caller
-              c.off("error", cut)
-              c.release(broken)
-            }
-          },
-          catch: fail(doing, stream)
-        })
-      )
+    yield* Effect.addFinalizer(() => Effect.promise(() => listener.close()))
 
     const invalid = (stream: string, text: string) => new StoreError({ stream, text, reason: "invalid" })
     const checkStream = (stream: string) =>
@@ -462,7 +329,7 @@ export const make = (options: PgOptions) =>
         if (decoded.right.length === 0)
           return { state: before.state, batch: { version: before.version, at, events: [] as Array<E> }, position: 0 }
         const version = expectedVersion + decoded.right.length
-        const written = yield* transaction("append to", stream, async (c) => {
+        const written = yield* transaction<number, number>("append to", stream, async (c) => {
           const moved =
             expectedVersion === 0
               ? await c.query(
@@ -481,7 +348,7 @@ export const make = (options: PgOptions) =>
               `SELECT version FROM ${t("streams")} WHERE memory = $1 AND stream = $2`,
               [memory, stream]
             )
-            throw new Conflict(now.rows[0]?.version ?? 0)
+            throw new Rollback(now.rows[0]?.version ?? 0)
           }
           // the memories row stays locked until commit: the next append of this memory waits for this one's
           // position to be committed or given back
@@ -500,8 +367,8 @@ export const make = (options: PgOptions) =>
           await c.query("SELECT pg_notify($1, $2)", [CHANNEL, memory])
           return p
         })
-        if (written instanceof Conflict)
-          return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: written.actual }))
+        if (written instanceof Rollback)
+          return yield* Effect.fail(new VersionConflict({ stream, expected: expectedVersion, actual: written.value }))
         const state = foldStream(codec, before.state, decoded.right)
         states.set(stream, { codec, version, state })
         return { state, batch: { version, at, events: decoded.right }, position: written }
@@ -565,7 +432,7 @@ export const make = (options: PgOptions) =>
           ])
           return forgotten.length
         })
-        return gone instanceof Conflict ? 0 : gone
+        return gone instanceof Rollback ? 0 : gone
       })
 
     const readAll = (after: number, codecOf: CodecOf, limit = Number.POSITIVE_INFINITY) =>
@@ -702,5 +569,3 @@ export const migrateDatabase = (options: PgOptions) =>
       (client) => Effect.promise(() => client.end().catch(() => undefined))
     )
   })
-
-export type { Target }
