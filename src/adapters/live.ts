@@ -82,17 +82,25 @@ const storeFor = (options: LiveOptions, dir: string) => {
         projections: odekProjections({ user: options.config.factsLimitUser, env: options.config.factsLimitEnv }),
         ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {})
       }),
-      derived: dir
+      episodeFiles: DiskDerivedFiles.layer({ dir }),
+      episodeSearch: LocalEpisodeSearch.layer,
+      atomFiles: DiskDerivedFiles.layer({ dir: path.join(dir, EXTENDED_DIR) })
     }
   const memory = options.memory ?? DEFAULT_MEMORY
-  return {
-    store: Layer.unwrapEffect(
+  const connection = { url, memory }
+  // the database keeps the search index and the vectors too, shared by every host of the memory
+  const pg = <A>(load: (m: typeof import("./postgres/PgStore.js")) => Layer.Layer<A>) =>
+    Layer.unwrapEffect(
       Effect.map(
-        Effect.promise(() => import("./postgres/PgEventStore.js")),
-        (m) => m.layer({ url, memory })
+        Effect.promise(() => import("./postgres/PgStore.js")),
+        load
       )
-    ),
-    derived: path.join(options.dir, "cache", `postgres-${cacheKey(url, memory)}`)
+    )
+  return {
+    store: pg((m) => m.PgEventStore.layer(connection)),
+    episodeFiles: pg((m) => m.PgDerivedFiles.layer(connection)),
+    episodeSearch: pg((m) => m.PgEpisodeSearch.layer(connection)),
+    atomFiles: pg((m) => m.PgDerivedFiles.layer(connection, `${EXTENDED_DIR}/`))
   }
 }
 
@@ -104,13 +112,6 @@ export const storeLayer = (location: string, memory: string, config: MemoryConfi
   /^postgres(ql)?:\/\//.test(location)
     ? storeFor({ dir: "", memory, config, store: location }, "").store
     : storeFor({ dir: location, memory, config, store: "" }, memoryDir(location, memory)).store
-
-/** A name for a database memory's cache that says nothing of its URL (which may hold a password). */
-const cacheKey = (url: string, memory: string) => {
-  let h = 0x811c9dc5
-  for (const ch of `${url}\n${memory}`) h = Math.imul(h ^ ch.codePointAt(0)!, 0x01000193) >>> 0
-  return `${memory}-${h.toString(16).padStart(8, "0")}`
-}
 
 // The HTTP adapters (and undici behind them) load only when configured: the default start stays small and
 // opens no socket.
@@ -158,8 +159,8 @@ export const guardLayer = (config: MemoryConfig, llm: Layer.Layer<Llm> = llmFor(
 
 /** Everything the handlers need, on disk; with the default config the embedder is local and no model is used. */
 export const liveLayer = (options: LiveOptions) => {
-  const { store, derived } = storeFor(options, memoryDir(options.dir, options.memory))
-  const dir = derived
+  const where = storeFor(options, memoryDir(options.dir, options.memory))
+  const store = where.store
   // silence costs nothing: no feed is read when no one listens
   const notifier =
     options.notifier === undefined || options.notifier === Notifiers.silent
@@ -183,10 +184,10 @@ export const liveLayer = (options: LiveOptions) => {
     options.config.extended.llm === undefined
       ? AtomLlm.main
       : Layer.effect(AtomLlm, Llm).pipe(Layer.provide(llmFor({ ...options.config, llm: options.config.extended.llm }))),
-    Layer.merge(EpisodeIndex.layer, LocalEpisodeSearch.layer).pipe(Layer.provide(DiskDerivedFiles.layer({ dir }))),
+    Layer.merge(EpisodeIndex.layer, where.episodeSearch).pipe(Layer.provide(where.episodeFiles)),
     // atoms may have an embedder of their own (spec extended §8.1); their index lives beside the atom files
     Layer.merge(AtomIndex.layer, LocalEpisodeSearch.atomLayer).pipe(
-      Layer.provide(Layer.merge(DiskDerivedFiles.layer({ dir: path.join(dir, EXTENDED_DIR) }), atomEmbedder))
+      Layer.provide(Layer.merge(where.atomFiles, atomEmbedder))
     ),
     Layer.effect(AtomEmbedder, Embedder).pipe(Layer.provide(atomEmbedder))
   ).pipe(

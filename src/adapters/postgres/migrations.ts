@@ -13,6 +13,10 @@ import type { ClientBase } from "pg"
  *   database itself refuses a second batch with one version however a writer got there.
  * - `snapshots`: the state of a long or compacted stream at a version, in its codec's snapshot form.
  * - `checkpoints`: the last feed position each named consumer handled.
+ * - `derived_files`: what the disk store keeps beside the files and a database keeps here, shared by every host (the
+ *   episode vectors): losing one costs a rebuild, never data.
+ * - `search_docs`, `search_marks`: the lexical half of recall (PgEpisodeSearch): each document's search terms as a
+ *   tsvector under a GIN index, scored with BM25 by the database; the mark the index was last brought in step with.
  */
 const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
   (s) => `
@@ -49,6 +53,29 @@ const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
       consumer text NOT NULL,
       position bigint NOT NULL,
       PRIMARY KEY (memory, consumer)
+    );`,
+  (s) => `
+    CREATE TABLE ${s}.derived_files (
+      memory text NOT NULL,
+      name text NOT NULL,
+      bytes bytea NOT NULL,
+      PRIMARY KEY (memory, name)
+    );
+    CREATE TABLE ${s}.search_docs (
+      memory text NOT NULL,
+      collection text NOT NULL,
+      id text NOT NULL,
+      stamp text NOT NULL,
+      length integer NOT NULL,
+      terms tsvector NOT NULL,
+      PRIMARY KEY (memory, collection, id)
+    );
+    CREATE INDEX search_docs_terms ON ${s}.search_docs USING gin (terms);
+    CREATE TABLE ${s}.search_marks (
+      memory text NOT NULL,
+      collection text NOT NULL,
+      mark text NOT NULL,
+      PRIMARY KEY (memory, collection)
     );`
 ]
 

@@ -1,4 +1,4 @@
-import { idf, termCeiling, termScore } from "../../domain/search/bm25.js"
+import { COVERAGE_MIN_WEIGHT, idf, termCeiling, termScore } from "../../domain/search/bm25.js"
 import { ANALYZER, searchTerms } from "../../domain/search/terms.js"
 
 /**
@@ -40,8 +40,6 @@ interface Postings {
 }
 
 const MAX_TF = 0xffff
-/** The least a query term weighs when judging how much of the query a document covers. */
-const COVERAGE_MIN_WEIGHT = 1
 
 /** Term ids and frequencies of a text, distinct terms in first-seen order. */
 const countTerms = (text: string, idOf: (term: string) => number) => {

@@ -31,6 +31,12 @@ export const idf = (documents: number, frequency: number): number =>
 export const termScore = (weight: number, tf: number, length: number, meanLength: number): number =>
   (weight * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / Math.max(meanLength, 1)))
 
+/**
+ * The least a query term weighs when judging how much of the query a document covers: a name found in every episode
+ * still says the question is about this memory, though it cannot say which episode.
+ */
+export const COVERAGE_MIN_WEIGHT = 1
+
 /** The most one term can add, whatever the document: the ceiling the relevance floor measures against. */
 export const termCeiling = (weight: number): number => weight * (BM25_K1 + 1)
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Either, Fiber, Layer, Schema, Stream } from "effect"
 import pg from "pg"
 import * as PgEventStore from "../../../src/adapters/postgres/PgEventStore.js"
+import { SCHEMA_VERSION } from "../../../src/adapters/postgres/migrations.js"
 import type { CodecOf } from "../../../src/domain/kernel/Stream.js"
 import { EventStore, StoreError } from "../../../src/ports/EventStore.js"
 import { dropMemory, freshMemoryId, PG_SCHEMA, PG_URL, pgLayer, runPg } from "../../support/postgres.js"
@@ -103,7 +104,7 @@ describe.runIf(runPg)("PostgreSQL store", () => {
       })
       const e = yield* firstFailure({ url: PG_URL, schema })
       expect(e.text).toBe(
-        `memory: the tables in schema ${schema} are version 99, newer than this tmem knows (1); ` +
+        `memory: the tables in schema ${schema} are version 99, newer than this tmem knows (${SCHEMA_VERSION}); ` +
           "nothing was changed; upgrade tmem"
       )
       const tables = yield* Effect.promise(() =>
@@ -135,15 +136,15 @@ describe.runIf(runPg)("PostgreSQL store", () => {
       const client = yield* raw
       const schema = `tmem_migrate_${process.pid}`
       yield* Effect.addFinalizer(() => Effect.promise(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)))
-      expect(yield* PgEventStore.migrateDatabase({ url: PG_URL, schema })).toEqual({ from: 0, to: 1 })
+      expect(yield* PgEventStore.migrateDatabase({ url: PG_URL, schema })).toEqual({ from: 0, to: SCHEMA_VERSION })
       // two processes migrating at once: the advisory lock lets one do it
       const both = yield* Effect.all(
         [PgEventStore.migrateDatabase({ url: PG_URL, schema }), PgEventStore.migrateDatabase({ url: PG_URL, schema })],
         { concurrency: 2 }
       )
       expect(both).toEqual([
-        { from: 1, to: 1 },
-        { from: 1, to: 1 }
+        { from: SCHEMA_VERSION, to: SCHEMA_VERSION },
+        { from: SCHEMA_VERSION, to: SCHEMA_VERSION }
       ])
     })
   )
