@@ -9,7 +9,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     // The JSON report feeds the plain "N passed, N failed" line that .ci/run prints.
-    reporters: ["default", "json"],
+    reporters: ["default", "json", "./test/support/pgSkipReporter.ts"],
     outputFile: { json: ".vitest.json" },
     testTimeout: 60_000,
     hookTimeout: 60_000

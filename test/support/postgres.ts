@@ -27,11 +27,10 @@ export const pgUnreachable: string | undefined = await probe()
 
 /**
  * Whether to run the PostgreSQL suites: always under CI (a missing server must fail there), else only when the
- * server answers. A skip says why once per file.
+ * server answers. The run ends by saying how many were skipped and why (test/support/pgSkipReporter.ts); every
+ * suite that needs the server has PostgreSQL in its name.
  */
 export const runPg = pgUnreachable === undefined || process.env["CI"] === "true"
-if (!runPg)
-  console.warn(`PostgreSQL tests skipped: no server at ${PG_URL.replace(/\/\/[^@]*@/, "//")} (${pgUnreachable})`)
 
 let next = 0
 /** A memory id no other test uses (vitest runs files in parallel processes). */

@@ -11,10 +11,12 @@ const WRITERS = 8
 // the issue's run: 8 processes × 200 calls (about 20 s here)
 const CALLS = Number(process.env["TMEM_PG_WRITER_CALLS"] ?? 200)
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-pg-writers-"))
+// made by the first test that runs (a file whose suites are all skipped leaves nothing behind)
+let made: string | undefined
+const at = (name: string) => path.join((made ??= fs.mkdtempSync(path.join(os.tmpdir(), "tmem-pg-writers-"))), name)
 const memory = freshMemoryId()
 afterAll(async () => {
-  fs.rmSync(root, { recursive: true, force: true })
+  if (made !== undefined) fs.rmSync(made, { recursive: true, force: true })
   await Effect.runPromise(dropMemory(memory))
 })
 
@@ -32,7 +34,7 @@ describe.runIf(runPg)("many writers on one PostgreSQL memory", () => {
     `${WRITERS} processes × ${CALLS} mixed tool calls: nothing acknowledged is lost, and a follower sees every event ` +
       "once, in feed order",
     async () => {
-      const store = ["--dir", path.join(root, "follower"), "--store", PG_URL, "--memory", memory]
+      const store = ["--dir", at("follower"), "--store", PG_URL, "--memory", memory]
       // the follower starts first and prints each event as any process commits it
       const follower = spawn(process.execPath, [BIN, ...store, "--json", "events", "--follow"], {
         stdio: ["ignore", "pipe", "pipe"]
@@ -45,16 +47,7 @@ describe.runIf(runPg)("many writers on one PostgreSQL memory", () => {
         output(
           spawn(
             process.execPath,
-            [
-              "--import",
-              "tsx",
-              "test/fixtures/pgToolUser.ts",
-              PG_URL,
-              memory,
-              String(w),
-              String(CALLS),
-              path.join(root, `w${w}`)
-            ],
+            ["--import", "tsx", "test/fixtures/pgToolUser.ts", PG_URL, memory, String(w), String(CALLS), at(`w${w}`)],
             { stdio: ["ignore", "pipe", "pipe"] }
           )
         )
@@ -108,13 +101,13 @@ describe.runIf(runPg)("many writers on one PostgreSQL memory", () => {
   )
 })
 
-describe.runIf(runPg)("a writer killed in the middle of its writes", () => {
+describe.runIf(runPg)("a writer killed in the middle of its writes to PostgreSQL", () => {
   it("leaves nothing partial: what it was told is there, the history is whole, the next writer goes on", async () => {
     const killed = freshMemoryId()
     try {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "test/fixtures/pgToolUser.ts", PG_URL, killed, "0", "100000", path.join(root, "killed")],
+        ["--import", "tsx", "test/fixtures/pgToolUser.ts", PG_URL, killed, "0", "100000", at("killed")],
         { stdio: ["ignore", "pipe", "pipe"] }
       )
       let said = ""
@@ -138,7 +131,7 @@ describe.runIf(runPg)("a writer killed in the middle of its writes", () => {
           expected.add(call.content)
         }
       }
-      const store = ["--dir", path.join(root, "after-kill"), "--store", PG_URL, "--memory", killed]
+      const store = ["--dir", at("after-kill"), "--store", PG_URL, "--memory", killed]
       const show = await output(
         spawn(process.execPath, [BIN, ...store, "--json", "facts", "show", "env"], {
           stdio: ["ignore", "pipe", "pipe"]
