@@ -81,6 +81,10 @@ const sharedPool = (config: pg.ClientConfig, max: number): Effect.Effect<Shared,
         const pool = new pg.Pool({ ...config, max, idleTimeoutMillis: 10_000 })
         // an idle connection the server drops emits here; the next query opens another
         pool.on("error", () => undefined)
+        // The server can end a connection in the same packet that says it is ready (a restart, an administrator
+        // cutting it), before whoever asked for it can listen: every connection keeps a listener of its own, so
+        // that event is never thrown at the process; the query it was wanted for then fails and is retried.
+        pool.on("connect", (client) => void client.on("error", () => undefined))
         shared = { pool, users: 0, ready: new Set() }
         pools.set(key, shared)
       }
