@@ -40,7 +40,8 @@ const PAGE = 500
 
 /**
  * Copies every stream of one memory into another, batch by batch in the source's feed order, so each stream keeps
- * its versions, its times and its history (`tmem migrate`, `tmem export`). The target must be empty: a copy never
+ * its versions, its times and its history (`tmem migrate`, `tmem export`); a compacted stream starts from its base,
+ * as in the source, and goes on with the batches kept after it. The target must be empty: a copy never
  * mixes into a memory that already holds something. What the source gains while the copy runs is left for a later
  * copy: the copy ends at the feed position it started from.
  */
@@ -79,16 +80,22 @@ export const copyMemory = (
       if (page.length === 0) break
       for (const entry of page) {
         const codec = memoryCodecs(entry.stream)!
-        const before = versions.get(entry.stream) ?? 0
+        if (!versions.has(entry.stream)) {
+          // a compacted stream starts where its kept history does, from the state there
+          const base = yield* from.base(entry.stream, codec)
+          if (base !== undefined) yield* to.seed(entry.stream, codec, base)
+          versions.set(entry.stream, base?.version ?? 0)
+        }
+        const before = versions.get(entry.stream)!
         const first = entry.batch.version - entry.batch.events.length
         if (first !== before)
           return yield* Effect.fail(
             new StoreError({
               stream: entry.stream,
               text:
-                `memory: ${entry.stream} starts at version ${first} in the source (its history before was ` +
-                "compacted), so it cannot be copied batch by batch; nothing more was copied",
-              reason: "invalid"
+                `memory: ${entry.stream} in the source goes on from version ${first}, not ${before} ` +
+                "(compacted while the copy ran?); nothing more was copied; copy again into an empty memory",
+              reason: "conflict"
             })
           )
         yield* to.append(entry.stream, codec, before, entry.batch.events, entry.batch.at)

@@ -54,6 +54,13 @@ export interface Loaded<S> {
   readonly version: number
 }
 
+/** Where a compacted stream's kept history begins: a version, the state there, and when that version was written. */
+export interface Base<S> {
+  readonly state: S
+  readonly version: number
+  readonly at: string
+}
+
 export interface Appended<S, E> {
   readonly state: S
   readonly batch: Batch<E>
@@ -109,6 +116,23 @@ export class EventStore extends Context.Tag("tmem/EventStore")<
       codec: StreamCodec<S, E>,
       through: number
     ) => Effect.Effect<number, StoreError>
+    /**
+     * Where the stream's kept history begins when compaction took some of it: `read(stream, codec, base.version)`
+     * gives every batch after it, and folding them over `base.state` gives the stream's state. Undefined when the
+     * stream keeps its whole history (it begins at version 0 with the codec's initial state). What a copy of a
+     * compacted stream starts from (`tmem migrate`).
+     */
+    readonly base: <S, E>(stream: string, codec: StreamCodec<S, E>) => Effect.Effect<Base<S> | undefined, StoreError>
+    /**
+     * Starts an empty stream at `base`, as if its history up to there had been compacted: `load` gives the base's
+     * state and version, `read` and the feed give nothing of it, and appends go on from its version. Only for codecs
+     * with a snapshot schema; a stream that holds anything already fails with a VersionConflict.
+     */
+    readonly seed: <S, E>(
+      stream: string,
+      codec: StreamCodec<S, E>,
+      base: Base<S>
+    ) => Effect.Effect<void, VersionConflict | StoreError>
     /**
      * Batches of every stream after feed position `after` (0: from the start), in feed order, at most `limit` of them
      * (default: all). Streams `codecOf` has no codec for are passed over. A batch appears only once it is in its

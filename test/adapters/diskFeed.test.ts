@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, type Layer } from "effect"
+import { Effect, Either, type Layer, Schema } from "effect"
 import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -71,6 +71,33 @@ describe("the disk store's feed (journal/feed.log)", () => {
         const after = yield* withStore(dir, (s) => s.readAll(0, codecOf))
         expect(shape(after)).toEqual([...shape(before), "4:counter/b@2"])
         expect(feedLines(dir)).toHaveLength(4)
+      })
+  )
+
+  it.scopedLive(
+    "a feed built again from compacted journals passes over their base lines, as the feed it replaces",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const snapshots = {
+          ...counterCodec,
+          snapshot: Schema.Struct({ total: Schema.Number, notes: Schema.Array(Schema.String) })
+        }
+        const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`
+        yield* withStore(dir, (s) =>
+          Effect.gen(function* () {
+            yield* s.append("counter/a", snapshots, 0, [inc(1)], at(1))
+            yield* s.append("counter/a", snapshots, 1, [inc(1)], at(2))
+            yield* s.append("counter/a", snapshots, 2, [inc(1)], at(3))
+            expect(yield* s.compact("counter/a", snapshots, 2)).toBe(2)
+          })
+        )
+        fs.rmSync(feedFile(dir))
+        const snapshotsOf: CodecOf = (stream) => (stream === "counter/a" ? (snapshots as never) : undefined)
+        expect(shape(yield* withStore(dir, (s) => s.readAll(0, snapshotsOf)))).toEqual(["1:counter/a@3"])
+        const appended = yield* withStore(dir, (s) => s.append("counter/a", snapshots, 3, [inc(1)], at(4)))
+        expect(appended.position).toBe(2)
+        expect(feedLines(dir).map((l) => l.version)).toEqual([3, 4])
       })
   )
 

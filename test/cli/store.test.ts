@@ -2,7 +2,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
+import * as DiskEventStore from "../../src/adapters/disk/DiskEventStore.js"
 import { SCHEMA_VERSION } from "../../src/adapters/postgres/migrations.js"
+import type { EpisodeEvent } from "../../src/domain/episodes/store.js"
+import { EPISODES_STREAM, episodeCodec } from "../../src/domain/episodes/stream.js"
 import { tempDirs, tmem } from "../support/cli.js"
 import { dropMemory, freshMemoryId, PG_URL, runPg } from "../support/postgres.js"
 
@@ -107,6 +110,84 @@ describe.runIf(runPg)("tmem on PostgreSQL", () => {
       expect(fs.readFileSync(path.join(out, "memories", memory, file), "utf8")).toBe(
         fs.readFileSync(path.join(source, "memories", memory, file), "utf8")
       )
+  })
+
+  it("a compacted memory is copied from its base on, both ways: same episodes, recall, history and files", async () => {
+    const memory = memoryId()
+    const source = dirs.fresh()
+    const local = ["--dir", source, "--memory", memory]
+    // thirteen sessions' episodes, ten of them old enough to be compacted into the journal's base
+    const store = Effect.runSync(DiskEventStore.make({ dir: path.join(source, "memories", memory) }))
+    let version = 0
+    for (let i = 0; i < 13; i++) {
+      const at = new Date(Date.now() - (i < 10 ? 100 - i : 2 - (i - 10)) * 86_400_000).toISOString()
+      const sessionId = `20260101-${i.toString(16).padStart(8, "0")}`
+      const events: ReadonlyArray<EpisodeEvent> = [
+        { _tag: "ExtractionPending", sessionId, at },
+        {
+          _tag: "EpisodeStored",
+          at,
+          episode: {
+            sessionId,
+            turns: 4,
+            createdAt: at,
+            summary: `The agent fixed bug ${i} in module mod${i} and moved it to port ${3000 + i}.`,
+            provenance: {},
+            source: "llm"
+          }
+        }
+      ]
+      await Effect.runPromise(store.append(EPISODES_STREAM, episodeCodec, version, events, at))
+      version += events.length
+    }
+    expect((await tmem([...local, "facts", "add", "env", "CI runs on Node 20"])).code).toBe(0)
+    expect((await tmem([...local, "episodes", "compact", "--keep-days", "30"])).stdout.trim()).toBe(
+      "compacted the episodes journal: 10 batches up to version 20 folded into its base"
+    )
+
+    const copied = await tmem(["--memory", memory, "migrate", "--from", source, "--to", PG_URL])
+    expect([copied.code, copied.stderr]).toEqual([0, ""])
+    expect(copied.stdout.trim()).toBe(
+      `copied 4 batches (7 events) of 2 streams from ${source} to postgres at 127.0.0.1:5432/test (memory ${memory})`
+    )
+    const out = path.join(dirs.fresh(), "exported")
+    expect((await tmem(["--store", PG_URL, "--memory", memory, "export", "--to", out])).code).toBe(0)
+
+    const look = async (where: ReadonlyArray<string>) => ({
+      episodes: (await tmem([...where, "--memory", memory, "episodes", "list", "--all"])).stdout,
+      recall: (await tmem([...where, "--memory", memory, "recall", "which port did module mod3 move to"])).stdout,
+      // feed positions are the store's own: the copy's feed numbers its batches 1, 2, 3… with no gaps where the
+      // source's compacted batches were
+      history: (
+        JSON.parse((await tmem([...where, "--memory", memory, "events", "--json"])).stdout).result as Array<{
+          position: number
+        }>
+      ).map((e) => ({ ...e, position: 0 })),
+      facts: (await tmem([...where, "--memory", memory, "facts", "show", "env"])).stdout
+    })
+    const original = await look(["--dir", source])
+    expect(original.recall).toContain("module mod3 and moved it to port 3003")
+    expect(await look(["--store", PG_URL])).toEqual(original)
+    expect(await look(["--dir", out])).toEqual(original)
+    // the copy's journal begins with the same base line as the source's, and its files are the same
+    const journal = (dir: string) => path.join(dir, "memories", memory, "journal", "episodes.jsonl")
+    expect(fs.readFileSync(journal(out), "utf8")).toBe(fs.readFileSync(journal(source), "utf8"))
+    const files = (dir: string) =>
+      fs
+        .readdirSync(path.join(dir, "memories", memory), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.startsWith("episodes") || f.endsWith(".md"))
+        .sort()
+        .map((f) => [
+          f,
+          fs.statSync(path.join(dir, "memories", memory, f)).isFile()
+            ? fs.readFileSync(path.join(dir, "memories", memory, f), "utf8")
+            : ""
+        ])
+    expect(files(out)).toEqual(files(source))
+    // and both go on from the same version
+    expect(
+      (await tmem(["--store", PG_URL, "--memory", memory, "facts", "add", "env", "Staging uses port 8443"])).code
+    ).toBe(0)
   })
 
   it("migrate refuses to copy an empty memory or into the same store", async () => {

@@ -364,6 +364,31 @@ export const eventStoreContract = (fixture: StoreFixture) =>
                       yield* check(store)
                       // another instance over the same storage (another process, on disk) sees the same
                       yield* check(Context.get(yield* Layer.build(another), EventStore))
+                      // the base is where the kept batches begin: both together give the state
+                      const base = yield* store.base("counter/s", snapshotCounter)
+                      const forgottenS = feed.filter((b, i) => b.stream === "counter/s" && forgotten.has(i))
+                      expect(base?.version).toBe(forgottenS[forgottenS.length - 1]?.version)
+                      expect(base?.state.notes).toEqual(
+                        forgottenS.length === 0 ? undefined : forgottenS.flatMap((b) => b.notes)
+                      )
+                      const keptS = yield* store.read("counter/s", snapshotCounter, base?.version ?? 0)
+                      expect([
+                        ...(base?.state.notes ?? []),
+                        ...keptS.flatMap((b) => b.events.map((e) => e.note))
+                      ]).toEqual(expectS.flatMap((b) => b.notes))
+                      // a copy into fresh storage, seeded at the base, is the same stream: state, versions, batches
+                      if (expectS.length > 0) {
+                        const copy = Context.get(yield* Layer.build((yield* fixture.make).layer), EventStore)
+                        if (base !== undefined) yield* copy.seed("counter/s", snapshotCounter, base)
+                        for (const b of keptS)
+                          yield* copy.append("counter/s", snapshotCounter, b.version - b.events.length, b.events, b.at)
+                        const original = yield* store.load("counter/s", snapshotCounter)
+                        expect(yield* copy.load("counter/s", snapshotCounter)).toStrictEqual(original)
+                        expect(yield* copy.read("counter/s", snapshotCounter)).toStrictEqual(
+                          yield* store.read("counter/s", snapshotCounter)
+                        )
+                        expect(yield* copy.base("counter/s", snapshotCounter)).toStrictEqual(base)
+                      }
                       // and writing goes on from the same version
                       const last = yield* store.load("counter/s", snapshotCounter)
                       const next = yield* store.append(
@@ -382,6 +407,40 @@ export const eventStoreContract = (fixture: StoreFixture) =>
             { numRuns: 40 }
           )
         )
+    )
+
+    it.scopedLive("a seeded stream starts at its base: loads it, reads nothing, appends on, in every instance", () =>
+      Effect.gen(function* () {
+        const { layer, another } = yield* fixture.make
+        const store = Context.get(yield* Layer.build(layer), EventStore)
+        const base = { state: { total: 7, notes: ["a", "b"] }, version: 5, at }
+        expect(yield* store.base("counter/s", snapshotCounter)).toBeUndefined()
+        yield* store.seed("counter/s", snapshotCounter, base)
+        expect(yield* store.load("counter/s", snapshotCounter)).toStrictEqual({ state: base.state, version: 5 })
+        expect(yield* store.read("counter/s", snapshotCounter)).toStrictEqual([])
+        expect(yield* store.readAll(0, codecOfSnapshots)).toStrictEqual([])
+        expect(yield* store.base("counter/s", snapshotCounter)).toStrictEqual(base)
+        const other = Context.get(yield* Layer.build(another), EventStore)
+        expect((yield* other.load("counter/s", snapshotCounter)).version).toBe(5)
+        const stale = yield* Effect.either(other.append("counter/s", snapshotCounter, 0, [inc(1, "c")], at))
+        expect(Either.isLeft(stale) && stale.left._tag).toBe("VersionConflict")
+        const next = yield* other.append("counter/s", snapshotCounter, 5, [inc(1, "c")], at)
+        expect(next.batch.version).toBe(6)
+        expect(next.position).toBe(1)
+        expect((yield* store.load("counter/s", snapshotCounter)).state).toStrictEqual({
+          total: 8,
+          notes: ["a", "b", "c"]
+        })
+        // a stream that holds anything is not seeded again
+        const again = yield* Effect.either(store.seed("counter/s", snapshotCounter, base))
+        expect(Either.isLeft(again) && again.left._tag).toBe("VersionConflict")
+        yield* store.append("counter/t", counterCodec, 0, [inc(1)], at)
+        const held = yield* Effect.either(store.seed("counter/u", snapshotCounter, { ...base, version: 0 }))
+        expect(Either.isLeft(held) && held.left._tag === "StoreError" && held.left.reason).toBe("invalid")
+        const plain = yield* Effect.either(store.seed("counter/v", counterCodec, base))
+        expect(Either.isLeft(plain) && plain.left._tag === "StoreError" && plain.left.reason).toBe("invalid")
+        expect((yield* store.load("counter/v", counterCodec)).version).toBe(0)
+      })
     )
 
     it.scopedLive("a stream whose codec keeps no snapshots cannot be compacted", () =>

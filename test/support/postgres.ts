@@ -42,7 +42,7 @@ export const dropMemory = (memory: string) =>
     const client = new pg.Client({ connectionString: PG_URL })
     try {
       await client.connect()
-      for (const table of ["batches", "streams", "snapshots", "checkpoints", "memories"])
+      for (const table of ["batches", "streams", "snapshots", "bases", "checkpoints", "memories"])
         await client.query(`DELETE FROM ${PG_SCHEMA}.${table} WHERE memory = $1`, [memory]).catch(() => undefined)
     } catch {
       // nothing to clean when the server is gone

@@ -10,7 +10,14 @@ import {
   type Projections,
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
-import { type Appended, EventStore, type Loaded, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import {
+  type Appended,
+  type Base,
+  EventStore,
+  type Loaded,
+  StoreError,
+  VersionConflict
+} from "../../ports/EventStore.js"
 import { pollingSubscribe } from "../feedPolling.js"
 import { nowIso } from "../../app/clock.js"
 import { oneLine, storeError } from "./errors.js"
@@ -444,6 +451,35 @@ export const make = (options: DiskOptions) =>
       return fastLoadText(stream, codec, target, text, tail)
     }
 
+    const checkSeed = <S, E>(stream: string, codec: StreamCodec<S, E>, base: Base<S>) =>
+      codec.snapshot === undefined
+        ? Effect.fail(
+            new StoreError({
+              stream,
+              text: `memory: ${stream} keeps no snapshots, so it cannot start from a compacted state`,
+              reason: "invalid"
+            })
+          )
+        : !Number.isSafeInteger(base.version) || base.version < 1
+          ? Effect.fail(
+              new StoreError({
+                stream,
+                text: `memory: a stream starts from version 1 or later, not ${base.version}`,
+                reason: "invalid"
+              })
+            )
+          : Effect.void
+
+    /** The hash a seeded journal's base line carries: of the projection (or its manifest) that stands for `state`. */
+    const seededHash = (stream: string, state: unknown): string | undefined => {
+      const files = filesOf(stream)
+      if (files !== undefined) return sha256(utf8.encode(files.render(state).get(files.manifest) ?? ""))
+      const text = textOf(stream)
+      return text !== undefined && projectionPath(stream) !== undefined
+        ? sha256(utf8.encode(text.render(state)))
+        : undefined
+    }
+
     const readFeed = (after: number, codecOf: CodecOf, limit?: number) =>
       attempt(() => onFeed(() => feedAfter(after, codecOf, limit ?? Number.POSITIVE_INFINITY)))
     // another process's appends show only in the file: look every 100 ms (a stat when nothing changed)
@@ -475,6 +511,32 @@ export const make = (options: DiskOptions) =>
                 reconcile(stream, codec, at, true),
                 attempt(() => journals.compact(stream, codec, through))
               )
+            )
+          )
+        ),
+      base: <S, E>(stream: string, codec: StreamCodec<S, E>) =>
+        Effect.zipRight(
+          checkStream(stream),
+          attempt(() => journals.baseOf(stream, codec))
+        ),
+      seed: <S, E>(stream: string, codec: StreamCodec<S, E>, base: Base<S>) =>
+        Effect.zipRight(
+          Effect.zipRight(checkStream(stream), checkSeed(stream, codec, base)),
+          Effect.flatMap(nowIso, (at) =>
+            withLock(
+              stream,
+              Effect.gen(function* () {
+                // reconciled first: a directory holding this stream's files without a journal holds something
+                const found = yield* reconcile(stream, codec, at, true)
+                if (found.version !== 0)
+                  return yield* Effect.fail(new VersionConflict({ stream, expected: 0, actual: found.version }))
+                yield* attempt(() => {
+                  forgetWrite(stream)
+                  journals.seed(stream, codec, base, seededHash(stream, base.state))
+                })
+                // the projection is missing, which the next reconcile repairs: it writes the files of the base's state
+                yield* reconcile(stream, codec, at, true)
+              })
             )
           )
         ),

@@ -73,14 +73,15 @@ const pause = new Int32Array(new SharedArrayBuffer(4))
 const sleepSync = (ms: number) => void Atomics.wait(pause, 0, 0, ms)
 
 /** The head of one journal line, as the feed needs it, or undefined when the line does not parse. */
-const headOf = (text: string): { version: number; at: string; checksum: string } | undefined => {
+const headOf = (text: string): { version: number; at: string; checksum: string; base: boolean } | undefined => {
   try {
     const json = JSON.parse(text) as Record<string, unknown>
     if (!Number.isSafeInteger(json["version"]) || typeof json["at"] !== "string") return undefined
     return {
       version: json["version"] as number,
       at: json["at"],
-      checksum: typeof json["checksum"] === "string" ? json["checksum"] : ""
+      checksum: typeof json["checksum"] === "string" ? json["checksum"] : "",
+      base: json["base"] !== undefined
     }
   } catch {
     return undefined
@@ -115,6 +116,8 @@ export const fromJournals = (
     for (const line of lines) {
       const head = headOf(line)
       if (head === undefined) break
+      // a compacted journal's base line stands for batches the feed passes over: it is no batch of its own
+      if (head.base) continue
       found.push({ stream, version: head.version, checksum: head.checksum, at: head.at })
     }
   }

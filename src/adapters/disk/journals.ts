@@ -9,7 +9,7 @@ import {
   foldStream,
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
-import { StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { type Base, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { bytesMemo } from "./bytesMemo.js"
 import { type Context, Failure, momentOf } from "./context.js"
 import { storeError } from "./errors.js"
@@ -558,7 +558,51 @@ export const makeJournals = (context: Context) => {
     return forgotten.length
   }
 
+  /** A compacted journal's base line as a Base; undefined when the journal keeps its whole history (or is empty). */
+  const baseOf = <S, E>(stream: string, codec: StreamCodec<S, E>): Base<S> | undefined => {
+    const p = journalPath(stream)
+    const first = completeLines(io(stream, p, "read", () => Files.readNoFollow(p)))[0]
+    if (first === undefined) return undefined
+    const line = verifyLine(first)
+    if (Either.isLeft(line)) throw damaged(stream, p, 1, line.left)
+    if (line.right.base === undefined) return undefined
+    const decoded =
+      codec.snapshot === undefined ? undefined : Schema.decodeUnknownEither(codec.snapshot)(line.right.base)
+    if (decoded === undefined || Either.isLeft(decoded))
+      throw damaged(stream, p, 1, "holds a compacted state this version of tmem cannot read")
+    return { state: decoded.right, version: line.right.version, at: line.right.at }
+  }
+
+  /**
+   * Writes the journal of a stream that starts from `base`: one base line, as compaction leaves it, with the hash
+   * of the projection that stands for the state (restored by the next reconcile). Made durable, then renamed into
+   * place. The caller holds the stream's lock and found the stream empty.
+   */
+  const seed = <S, E>(stream: string, codec: StreamCodec<S, E>, base: Base<S>, projectionHash: string | undefined) => {
+    const p = journalPath(stream)
+    const line = encodeLine({
+      version: base.version,
+      at: base.at,
+      events: [],
+      base: Schema.encodeSync(codec.snapshot!)(base.state),
+      ...(projectionHash === undefined ? {} : { projectionHash })
+    })
+    io(stream, p, "write", () => {
+      const temp = Files.writeTemp(p, Buffer.concat([line]))
+      try {
+        fs.fsyncSync(temp.fd)
+      } finally {
+        fs.closeSync(temp.fd)
+      }
+      fs.renameSync(temp.path, p)
+      Files.fsyncDir(path.dirname(p))
+    })
+    folds.delete(p)
+  }
+
   return {
+    baseOf,
+    seed,
     compact,
     encodeKnownLine,
     readTail,

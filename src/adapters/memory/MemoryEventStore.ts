@@ -9,14 +9,14 @@ import {
   isValidStreamName,
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
-import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { type Base, EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { pollingSubscribe } from "../feedPolling.js"
 
 interface StoredStream {
   /** Batches as a reader gets them back: encoded and decoded again on append, like a journal round trip. */
   batches: Array<Batch<unknown>>
   /** What compaction left of the history before `batches`: the state at a version, in its codec's snapshot form. */
-  base?: { readonly version: number; readonly encoded: unknown }
+  base?: { readonly version: number; readonly at: string; readonly encoded: unknown }
   /** The fold of `batches` under `codec`, kept so loads cost nothing however long the history. */
   folded?: { readonly codec: StreamCodec<any, any>; readonly state: unknown }
 }
@@ -145,10 +145,49 @@ export const make = Effect.sync(() => {
           baseState(stored, codec),
           gone.flatMap((b) => b.events as ReadonlyArray<E>)
         )
-        stored.base = { version: gone[gone.length - 1]!.version, encoded: Schema.encodeSync(snapshot)(state) }
+        const last = gone[gone.length - 1]!
+        stored.base = { version: last.version, at: last.at, encoded: Schema.encodeSync(snapshot)(state) }
         stored.batches = stored.batches.slice(keepFrom)
         for (const b of gone) forgotten.add(b)
         return gone.length
+      }),
+    base: <S, E>(stream: string, codec: StreamCodec<S, E>) =>
+      Effect.zipRight(
+        checkStream(stream),
+        Effect.sync((): Base<S> | undefined => {
+          const stored = streams.get(stream)
+          if (stored?.base === undefined) return undefined
+          return { state: baseState(stored, codec), version: stored.base.version, at: stored.base.at }
+        })
+      ),
+    seed: <S, E>(stream: string, codec: StreamCodec<S, E>, base: Base<S>) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const snapshot = codec.snapshot
+        if (snapshot === undefined)
+          return yield* Effect.fail(
+            new StoreError({
+              stream,
+              text: `memory: ${stream} keeps no snapshots, so it cannot start from a compacted state`,
+              reason: "invalid"
+            })
+          )
+        if (!Number.isSafeInteger(base.version) || base.version < 1)
+          return yield* Effect.fail(
+            new StoreError({
+              stream,
+              text: `memory: a stream starts from version 1 or later, not ${base.version}`,
+              reason: "invalid"
+            })
+          )
+        const actual = versionOf(streams.get(stream))
+        if (actual !== 0) return yield* Effect.fail(new VersionConflict({ stream, expected: 0, actual }))
+        const encoded = yield* Schema.encode(snapshot)(base.state).pipe(
+          Effect.mapError(
+            (e) => new StoreError({ stream, text: `memory: cannot encode the state of ${stream}: ${e.message}` })
+          )
+        )
+        streams.set(stream, { batches: [], base: { version: base.version, at: base.at, encoded } })
       }),
     readAll,
     head: Effect.sync(() => feed.length),

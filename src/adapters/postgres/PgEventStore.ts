@@ -10,7 +10,7 @@ import {
   isValidStreamName,
   type StreamCodec
 } from "../../domain/kernel/Stream.js"
-import { EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
+import { type Base, EventStore, StoreError, VersionConflict } from "../../ports/EventStore.js"
 import { migrate } from "./migrations.js"
 import { failure, openDatabase, type PgConnection, Rollback, settle } from "./shared.js"
 
@@ -135,6 +135,8 @@ const refusing = (error: StoreError) =>
     read: () => Effect.fail(error),
     append: () => Effect.fail(error),
     compact: () => Effect.fail(error),
+    base: () => Effect.fail(error),
+    seed: () => Effect.fail(error),
     readAll: () => Effect.fail(error),
     head: Effect.fail(error),
     subscribe: () => Stream.fail(error),
@@ -241,14 +243,17 @@ export const make = (options: PgOptions) =>
             return { state, version }
           }
         }
-        // from the snapshot, when the codec keeps them and one is there
+        // from the newest of the load's snapshot and the compacted stream's base, when the codec keeps them
         let base: { state: S; version: number } = { state: codec.initialState, version: 0 }
         const snapshot = codec.snapshot
         if (snapshot !== undefined && version > 0) {
           const found = yield* query<{ version: number; state: unknown }>(
             "read",
             stream,
-            `SELECT version, state FROM ${t("snapshots")} WHERE memory = $1 AND stream = $2 AND version <= $3`,
+            `SELECT version, state FROM ${t("snapshots")} WHERE memory = $1 AND stream = $2 AND version <= $3
+             UNION ALL
+             SELECT version, state FROM ${t("bases")} WHERE memory = $1 AND stream = $2 AND version <= $3
+             ORDER BY version DESC LIMIT 1`,
             [memory, stream, version]
           )
           const row = found.rows[0]
@@ -388,7 +393,7 @@ export const make = (options: PgOptions) =>
           )
           if (head.rows.length === 0) return 0
           const found = await c.query<{ version: number; state: unknown }>(
-            `SELECT version, state FROM ${t("snapshots")} WHERE memory = $1 AND stream = $2`,
+            `SELECT version, state FROM ${t("bases")} WHERE memory = $1 AND stream = $2`,
             [memory, stream]
           )
           const rows = await c.query<BatchRow>(
@@ -400,39 +405,90 @@ export const make = (options: PgOptions) =>
           if (keep < 0) keep = rows.rows.length - 1
           if (keep <= 0) return 0
           const forgotten = rows.rows.slice(0, keep)
-          const last = forgotten[forgotten.length - 1]!.version
-          const snap = found.rows[0]
-          if (snap === undefined || snap.version < last) {
-            let state = codec.initialState
-            let from = 0
-            if (snap !== undefined) {
-              const decoded = Schema.decodeUnknownEither(snapshot)(snap.state)
-              if (Either.isLeft(decoded)) throw corrupt(stream, `has a snapshot that does not decode`)
-              state = decoded.right
-              from = snap.version
-            }
-            const rest = eventsAfter(
-              stream,
-              codec,
-              forgotten.filter((r) => r.version > from),
-              from
-            )
-            if (rest === undefined) throw corrupt(stream, `is missing batches before version ${last}`)
-            state = foldStream(codec, state, rest.events)
-            await c.query(
-              `INSERT INTO ${t("snapshots")} (memory, stream, version, state) VALUES ($1, $2, $3, $4)
-               ON CONFLICT (memory, stream) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state`,
-              [memory, stream, last, JSON.stringify(Schema.encodeSync(snapshot)(state))]
-            )
+          const last = forgotten[forgotten.length - 1]!
+          // the new base: the old one (or the start) and every batch it now stands for
+          let state = codec.initialState
+          let from = 0
+          const old = found.rows[0]
+          if (old !== undefined) {
+            const decoded = Schema.decodeUnknownEither(snapshot)(old.state)
+            if (Either.isLeft(decoded)) throw corrupt(stream, `has a compacted state that does not decode`)
+            state = decoded.right
+            from = old.version
           }
+          const rest = eventsAfter(stream, codec, forgotten, from)
+          if (rest === undefined) throw corrupt(stream, `is missing batches before version ${last.version}`)
+          state = foldStream(codec, state, rest.events)
+          await c.query(
+            `INSERT INTO ${t("bases")} (memory, stream, version, at, state) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (memory, stream) DO UPDATE
+             SET version = EXCLUDED.version, at = EXCLUDED.at, state = EXCLUDED.state`,
+            [memory, stream, last.version, last.at, JSON.stringify(Schema.encodeSync(snapshot)(state))]
+          )
           await c.query(`DELETE FROM ${t("batches")} WHERE memory = $1 AND stream = $2 AND version <= $3`, [
             memory,
             stream,
-            last
+            last.version
           ])
           return forgotten.length
         })
         return gone instanceof Rollback ? 0 : gone
+      })
+
+    const base = <S, E>(stream: string, codec: StreamCodec<S, E>) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const found = yield* query<{ version: number; at: string; state: unknown }>(
+          "read",
+          stream,
+          `SELECT version, at, state FROM ${t("bases")} WHERE memory = $1 AND stream = $2`,
+          [memory, stream]
+        )
+        const row = found.rows[0]
+        if (row === undefined) return undefined
+        const decoded = codec.snapshot === undefined ? undefined : Schema.decodeUnknownEither(codec.snapshot)(row.state)
+        if (decoded === undefined || Either.isLeft(decoded))
+          return yield* Effect.fail(corrupt(stream, "has a compacted state that does not decode"))
+        return { state: decoded.right, version: row.version, at: row.at } satisfies Base<S>
+      })
+
+    const seed = <S, E>(stream: string, codec: StreamCodec<S, E>, from: Base<S>) =>
+      Effect.gen(function* () {
+        yield* checkStream(stream)
+        const snapshot = codec.snapshot
+        if (snapshot === undefined)
+          return yield* Effect.fail(
+            invalid(stream, `memory: ${stream} keeps no snapshots, so it cannot start from a compacted state`)
+          )
+        if (!Number.isSafeInteger(from.version) || from.version < 1)
+          return yield* Effect.fail(
+            invalid(stream, `memory: a stream starts from version 1 or later, not ${from.version}`)
+          )
+        const encoded = JSON.stringify(Schema.encodeSync(snapshot)(from.state))
+        const done = yield* transaction<void, number>("start", stream, async (c) => {
+          const claimed = await c.query(
+            `INSERT INTO ${t("streams")} (memory, stream, version) VALUES ($1, $2, $3)
+             ON CONFLICT (memory, stream) DO UPDATE SET version = EXCLUDED.version
+             WHERE ${t("streams")}.version = 0 RETURNING version`,
+            [memory, stream, from.version]
+          )
+          if (claimed.rowCount === 0) {
+            const now = await c.query<{ version: number }>(
+              `SELECT version FROM ${t("streams")} WHERE memory = $1 AND stream = $2`,
+              [memory, stream]
+            )
+            throw new Rollback(now.rows[0]?.version ?? 0)
+          }
+          await c.query(
+            `INSERT INTO ${t("bases")} (memory, stream, version, at, state) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (memory, stream) DO UPDATE
+             SET version = EXCLUDED.version, at = EXCLUDED.at, state = EXCLUDED.state`,
+            [memory, stream, from.version, from.at, encoded]
+          )
+        })
+        if (done instanceof Rollback)
+          return yield* Effect.fail(new VersionConflict({ stream, expected: 0, actual: done.value }))
+        states.delete(stream)
       })
 
     const readAll = (after: number, codecOf: CodecOf, limit = Number.POSITIVE_INFINITY) =>
@@ -522,6 +578,8 @@ export const make = (options: PgOptions) =>
       read,
       append,
       compact,
+      base,
+      seed,
       readAll,
       head,
       subscribe,

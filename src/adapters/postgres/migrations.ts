@@ -11,14 +11,17 @@ import type { ClientBase } from "pg"
  * - `streams`: each stream's version, the expected-version check of every append.
  * - `batches`: one row per appended batch; (memory, stream, version) and (memory, position) are unique, so the
  *   database itself refuses a second batch with one version however a writer got there.
- * - `snapshots`: the state of a long or compacted stream at a version, in its codec's snapshot form.
+ * - `snapshots`: the state of a long stream at a version, in its codec's snapshot form, so a load need not fold it
+ *   all; the batches it stands for may still be there.
+ * - `bases`: where a compacted or copied stream's kept history begins (its version, time and state): the batches
+ *   after it are the whole rest of the stream.
  * - `checkpoints`: the last feed position each named consumer handled.
  * - `derived_files`: what the disk store keeps beside the files and a database keeps here, shared by every host (the
  *   episode vectors): losing one costs a rebuild, never data.
  * - `search_docs`, `search_marks`: the lexical half of recall (PgEpisodeSearch): each document's search terms as a
  *   tsvector under a GIN index, scored with BM25 by the database; the mark the index was last brought in step with.
  */
-const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
+export const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
   (s) => `
     CREATE TABLE ${s}.memories (
       memory text PRIMARY KEY,
@@ -76,7 +79,33 @@ const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
       collection text NOT NULL,
       mark text NOT NULL,
       PRIMARY KEY (memory, collection)
-    );`
+    );`,
+  // Where a compacted (or copied) stream's kept history begins, apart from the snapshots loads keep for speed: a
+  // load's snapshot may stand for batches that are still there, a base never does. Streams compacted under version
+  // 2 kept their base as the snapshot: it becomes their base, and the batches it stands for go, so that what
+  // follows a base is always the whole rest of the stream (a snapshot at the stream's last batch stays as it was,
+  // since compaction never leaves a stream without its last batch).
+  (s) => `
+    CREATE TABLE ${s}.bases (
+      memory text NOT NULL,
+      stream text NOT NULL,
+      version integer NOT NULL,
+      at text NOT NULL,
+      state json NOT NULL,
+      PRIMARY KEY (memory, stream)
+    );
+    INSERT INTO ${s}.bases (memory, stream, version, at, state)
+      SELECT n.memory, n.stream, n.version,
+        COALESCE(
+          (SELECT b.at FROM ${s}.batches b WHERE b.memory = n.memory AND b.stream = n.stream AND b.version >= n.version
+           ORDER BY b.version LIMIT 1),
+          to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+        n.state
+      FROM ${s}.snapshots n
+      WHERE (SELECT min(b.version - b.count) FROM ${s}.batches b WHERE b.memory = n.memory AND b.stream = n.stream) > 0
+        AND (SELECT max(b.version) FROM ${s}.batches b WHERE b.memory = n.memory AND b.stream = n.stream) > n.version;
+    DELETE FROM ${s}.batches b USING ${s}.bases a
+      WHERE b.memory = a.memory AND b.stream = a.stream AND b.version <= a.version;`
 ]
 
 /** The schema version this program writes. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Either, Fiber, Layer, Schema, Stream } from "effect"
 import pg from "pg"
 import * as PgEventStore from "../../../src/adapters/postgres/PgEventStore.js"
-import { SCHEMA_VERSION } from "../../../src/adapters/postgres/migrations.js"
+import { MIGRATIONS, SCHEMA_VERSION } from "../../../src/adapters/postgres/migrations.js"
 import type { CodecOf } from "../../../src/domain/kernel/Stream.js"
 import { EventStore, StoreError } from "../../../src/ports/EventStore.js"
 import { dropMemory, freshMemoryId, PG_SCHEMA, PG_URL, pgLayer, runPg } from "../../support/postgres.js"
@@ -146,6 +146,52 @@ describe.runIf(runPg)("PostgreSQL store", () => {
         { from: SCHEMA_VERSION, to: SCHEMA_VERSION },
         { from: SCHEMA_VERSION, to: SCHEMA_VERSION }
       ])
+    })
+  )
+
+  it.scopedLive("a stream compacted under schema version 2 gets its base from the snapshot on the upgrade", () =>
+    Effect.gen(function* () {
+      const client = yield* raw
+      const schema = `tmem_v2_${process.pid}`
+      yield* Effect.addFinalizer(() => Effect.promise(() => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)))
+      const memory = "m"
+      const at3 = "2026-02-03T00:00:00.000Z"
+      // what version 2 left: counter/s compacted through version 2 (its snapshot there), its batch 3 kept
+      yield* Effect.promise(async () => {
+        await client.query(`CREATE SCHEMA ${schema}`)
+        await client.query(`CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz)`)
+        for (const [i, sql] of MIGRATIONS.slice(0, 2).entries()) {
+          await client.query(sql(schema))
+          await client.query(`INSERT INTO ${schema}.migrations (version) VALUES ($1)`, [i + 1])
+        }
+        await client.query(`INSERT INTO ${schema}.memories VALUES ($1, 3)`, [memory])
+        await client.query(`INSERT INTO ${schema}.streams VALUES ($1, 'counter/s', 3)`, [memory])
+        await client.query(`INSERT INTO ${schema}.batches VALUES ($1, 'counter/s', 3, 1, 3, $2, $3)`, [
+          memory,
+          at3,
+          JSON.stringify([{ _tag: "Incremented", by: 1, note: "c" }])
+        ])
+        await client.query(`INSERT INTO ${schema}.snapshots VALUES ($1, 'counter/s', 2, $2)`, [
+          memory,
+          JSON.stringify({ total: 2, notes: ["a", "b"] })
+        ])
+      })
+      const store = Context.get(
+        yield* Layer.build(PgEventStore.layer({ url: PG_URL, schema, memory }).pipe(Layer.orDie)),
+        EventStore
+      )
+      expect(yield* store.load("counter/s", snapshotCounter)).toStrictEqual({
+        state: { total: 3, notes: ["a", "b", "c"] },
+        version: 3
+      })
+      expect(yield* store.base("counter/s", snapshotCounter)).toStrictEqual({
+        state: { total: 2, notes: ["a", "b"] },
+        version: 2,
+        at: at3
+      })
+      expect((yield* store.read("counter/s", snapshotCounter)).map((b) => b.version)).toEqual([3])
+      const versions = yield* Effect.promise(() => client.query(`SELECT max(version) AS v FROM ${schema}.migrations`))
+      expect(versions.rows[0].v).toBe(SCHEMA_VERSION)
     })
   )
 
