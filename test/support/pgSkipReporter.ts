@@ -34,7 +34,7 @@ export default class PgSkipReporter implements Reporter {
     } finally {
       await client.end().catch(() => undefined)
     }
-    // with the server there, a skip is a filter's or an opt-in test's (the restart test), not news
+    // with the server there, a skip is a filter's, not news
     if (why !== undefined) process.stdout.write(`PostgreSQL: ${skipped} tests skipped (${why})\n`)
   }
 }
