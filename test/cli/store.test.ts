@@ -6,7 +6,9 @@ import * as DiskEventStore from "../../src/adapters/disk/DiskEventStore.js"
 import { SCHEMA_VERSION } from "../../src/adapters/postgres/migrations.js"
 import type { EpisodeEvent } from "../../src/domain/episodes/store.js"
 import { EPISODES_STREAM, episodeCodec } from "../../src/domain/episodes/stream.js"
-import { tempDirs, tmem } from "../support/cli.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { BIN, tempDirs, tmem } from "../support/cli.js"
 import { dropMemory, freshMemoryId, PG_URL, runPg } from "../support/postgres.js"
 
 const dirs = tempDirs(afterAll)
@@ -188,6 +190,45 @@ describe.runIf(runPg)("tmem on PostgreSQL", () => {
     expect(
       (await tmem(["--store", PG_URL, "--memory", memory, "facts", "add", "env", "Staging uses port 8443"])).code
     ).toBe(0)
+  })
+
+  it("tmem mcp on the database: the tool writes there and the fact-file resources read it, another host's writes too", async () => {
+    const memory = memoryId()
+    const client = new Client({ name: "tmem-test", version: "0.0.0" })
+    const env: Record<string, string> = {}
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("TMEM_")) env[k] = v
+    const dir = dirs.fresh()
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "--dir", dir, "--store", PG_URL, "--memory", memory, "mcp"],
+        env,
+        stderr: "pipe"
+      })
+    )
+    try {
+      const added = await client.callTool({
+        name: "memory",
+        arguments: { action: "add", target: "env", content: "The staging database is db-stage-2" }
+      })
+      expect(added.isError ?? false).toBe(false)
+      // another host's process writes to the same memory
+      expect(
+        (await tmem(["--store", PG_URL, "--memory", memory, "facts", "add", "env", "CI runs on Node 20"])).code
+      ).toBe(0)
+      const read = await client.readResource({ uri: "memory://facts/env" })
+      expect(read.contents).toEqual([
+        {
+          uri: "memory://facts/env",
+          mimeType: "text/markdown",
+          text: "The staging database is db-stage-2\n§\nCI runs on Node 20"
+        }
+      ])
+      // the directory holds nothing of the memory: it lives in the database
+      expect(fs.readdirSync(dir)).toEqual([])
+    } finally {
+      await client.close()
+    }
   })
 
   it("migrate refuses to copy an empty memory or into the same store", async () => {
