@@ -192,7 +192,7 @@ describe.runIf(runPg)("tmem on PostgreSQL", () => {
     ).toBe(0)
   })
 
-  it("tmem mcp on the database: the tool writes there, the fact-file resources read it (another host's writes too)", async () => {
+  it("tmem mcp on the database: the tool writes there, its resources read it, another host's writes too", async () => {
     const memory = memoryId()
     const client = new Client({ name: "tmem-test", version: "0.0.0" })
     const env: Record<string, string> = {}
