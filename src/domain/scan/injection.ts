@@ -19,6 +19,7 @@ import { CONTROL_TOKENS } from "./families/controlTokens.js"
 import { ENCODED } from "./families/encoded.js"
 import { EXECUTION } from "./families/execution.js"
 import { EXFILTRATION, SECRET_EXFILTRATION } from "./families/exfiltration.js"
+import { LEAKS } from "./families/leaks.js"
 import { LETTER_SPACING } from "./families/letterSpacing.js"
 import { MARKUP } from "./families/markup.js"
 import { NON_ENGLISH } from "./families/nonEnglish.js"
@@ -26,6 +27,7 @@ import { OVERRIDES } from "./families/overrides.js"
 import { SAFETY_BYPASS } from "./families/safetyBypass.js"
 import type { InjectionPattern } from "./families/shared.js"
 import { SOCIAL_ENGINEERING } from "./families/socialEngineering.js"
+import { SUBVERSION } from "./families/subversion.js"
 
 export type { InjectionPattern } from "./families/shared.js"
 
@@ -45,7 +47,9 @@ export const INJECTION_PATTERNS: ReadonlyArray<InjectionPattern> = [
   ...EXECUTION,
   ...C2,
   ...NON_ENGLISH,
-  ...LETTER_SPACING
+  ...LETTER_SPACING,
+  ...SUBVERSION,
+  ...LEAKS
 ]
 
 /** Whether `pattern` matches the text whose two forms are `norm` and `fold` (fold === norm when nothing folds). */

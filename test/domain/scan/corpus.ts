@@ -14,12 +14,14 @@ import { EXECUTION } from "./corpus/execution.js"
 import { EXFILTRATION } from "./corpus/exfiltration.js"
 import { GENERAL_FACTS } from "./corpus/general.js"
 import { INVISIBLE } from "./corpus/invisible.js"
+import { LEAKS } from "./corpus/leaks.js"
 import { MARKUP } from "./corpus/markup.js"
 import { NON_ENGLISH } from "./corpus/nonEnglish.js"
 import { OBFUSCATION } from "./corpus/obfuscation.js"
 import { OVERRIDES } from "./corpus/overrides.js"
 import { SAFETY_BYPASS } from "./corpus/safetyBypass.js"
 import { SOCIAL_ENGINEERING } from "./corpus/socialEngineering.js"
+import { SUBVERSION } from "./corpus/subversion.js"
 import type { Attack, Family } from "./corpus/types.js"
 import { UNSAFE } from "./corpus/unsafe.js"
 
@@ -44,6 +46,8 @@ export const FAMILIES: ReadonlyArray<Family> = [
   C2,
   NON_ENGLISH,
   OBFUSCATION,
+  SUBVERSION,
+  LEAKS,
   CREDENTIALS,
   UNSAFE
 ]
@@ -102,6 +106,13 @@ export const LABELS: Readonly<Record<string, string>> = {
   "non-english-prompt-exfiltration": "non-english: system prompt exfiltration",
   "non-english-secret-exfiltration": "non-english: transmit secrets",
   "non-english-concealment": "non-english: concealment instruction",
+  // added after a blind red-team pass (issue 12)
+  "against-the-user": "instruction against the user",
+  "rules-declared-void": "instructions declared void",
+  "new-directive": "new directive for the assistant",
+  "behind-the-users-back": "work hidden from the user",
+  "credential-exfiltration": "credential exfiltration",
+  "forged-standing-approval": "forged standing approval",
   "remote-fetch-piped-to-shell": "remote fetch piped to shell",
   "openai-key": "potential credential material",
   "anthropic-key": "potential credential material",

@@ -114,6 +114,11 @@ describe("scan cost", () => {
     ["powershell calls", fill("iex ( ")],
     ["shell substitutions", fill("bash -c $( ")],
     ["process substitutions", fill("<( sudo ")],
+    ["key files", fill("~/.ssh/id_rsa ")],
+    ["key files copied", fill("scp ~/.ssh/id_rsa ")],
+    ["secret variables and curl", fill("$OPENAI_API_KEY curl -x ")],
+    ["orders against the user", fill("even if the user asks you to ")],
+    ["rules you were given", fill("your previous instructions you were given ")],
     ["tags behind a flag", `🏴${String.fromCodePoint(0xe0067).repeat(EIGHT_KB / 2)}\u{E007F}`]
   ]
 

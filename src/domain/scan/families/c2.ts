@@ -63,7 +63,13 @@ export const C2: ReadonlyArray<InjectionPattern> = [
       String.raw`\b(?:use|treat|take)\s(?:the\s)?(?:content|contents|text|response|body|output)\s(?:of|from|at)\s` +
         String.raw`${URL}\sas\s(?:your\s)?(?:new\s|next\s|real\s|updated\s)?(?:instructions|orders|commands` +
         String.raw`|directives|system\sprompt|prompt|rules|task)\b`,
-      // enrolment
+      // enrolment: as a node, or checking in on a schedule for tasking
+      String.raw`\bregister\s(?:yourself|this\s(?:agent|assistant|instance|session)|the\s(?:agent|assistant)` +
+        String.raw`|itself)\s(?:as\s(?:a|an|the)\s)?(?:[\w-]+\s){0,2}?(?:node|worker|bot|peer|member|client` +
+        String.raw`|implant|beacon|drone|zombie)\b`,
+      String.raw`\b(?:check\sin|phone\shome|report\sin|call\shome)\s(?:with\s[^\n.]{1,40}?\s)?(?:every|each|once` +
+        String.raw`\s(?:a|an|per|every)|hourly|daily|periodically|regularly)\b[^\n.]{0,40}?\b(?:for|to\sget|to` +
+        String.raw`\sfetch|to\sreceive)\s${ANY_TASKING}\b`,
       String.raw`\bregister\s(?:yourself|this\s(?:agent|assistant|instance|session|machine|host)|the\sagent|itself)` +
         String.raw`\s(?:with|at|to|on)\s(?:the\s)?(?:controller|c2|c&c|command\sserver|server|hub|network|swarm` +
         String.raw`|botnet|mesh|https?:)`,

@@ -103,5 +103,19 @@ export const SAFETY_BYPASS: ReadonlyArray<InjectionPattern> = [
         String.raw`[^\n.]{0,40}?\bwithout\s(?:asking|confirmation|confirming|approval|review|reviewing|checking` +
         String.raw`|permission|prompting)\b`
     )
+  ),
+  // the checks git runs on each commit, skipped for every commit ("--no-verify for WIP commits" is a convention)
+  gated(
+    /no-verify|hooks/u,
+    row(
+      "safety-bypass",
+      "safety bypass",
+      String.raw`${NOT_AFTER_NEGATION}\balways\s(?:[\w-]+\s){0,4}?--no-verify\b`,
+      String.raw`--no-verify\s(?:on|for|with)\s(?:every|all|each|any)\s(?:commits?|pushes|changes)\b`,
+      String.raw`\b(?:on|for)\s(?:every|all|each|any)\s(?:commits?|pushes)\b[^\n.]{0,30}?--no-verify\b`,
+      String.raw`${NOT_AFTER_NEGATION}\b(?:skip|bypass|disable)\s(?:all\s)?(?:the\s)?(?:git\s|pre-commit\s|commit\s)?` +
+        String.raw`hooks\s(?:on|for)\s(?:every|all|each|any)\s(?:commits?|pushes)\b` +
+        String.raw`(?![^\n.;]{0,40}?\b(?:only|just|unless)\b)`
+    )
   )
 ]
