@@ -31,6 +31,7 @@ import { atoms } from "./atomsCli.js"
 import { episodes, recall, sessionCmd } from "./episodesCli.js"
 import { mcpCommand } from "./mcpCli.js"
 import { evalCommand } from "./evalCli.js"
+import { simulateCommand } from "./simulateCli.js"
 import { runsUntilSignal } from "./signals.js"
 
 const targetArg = Args.text({ name: "target" }).pipe(Args.withDescription("user or env"))
@@ -506,6 +507,7 @@ export const command = tmem.pipe(
     exportCommand,
     dbCommand,
     demo,
+    simulateCommand,
     dev
   ])
 )

@@ -56,7 +56,7 @@ const usageOptions = (u: Usage.Usage, into: Map<string, boolean>): Map<string, b
 const BOILERPLATE = new RegExp(
   [
     String.raw`^(A user-defined piece of text|A true or false value|An integer|A floating point number|`,
-    String.raw`A path to a file|One of the following: .*|This setting is optional)\.?$`
+    String.raw`A path to a file|A file|One of the following: .*|This setting is optional)\.?$`
   ].join("")
 )
 
@@ -165,7 +165,26 @@ const listed = (s: CommandSpec): ReadonlyArray<CommandSpec> =>
 const line = (s: CommandSpec) =>
   [...s.path.slice(0, -1), s.usage, ...(s.children.length > 0 ? ["<command>"] : [])].join(" ")
 
-/** `tmem --help`: what tmem is, its commands with their full usage, the global options. Short on purpose. */
+/** The widest command line `tmem --help` shows beside its description. */
+const COMMAND_COLUMN = 64
+
+/**
+ * A command line as the top-level help lists it: whole, unless it would not fit its column; then its options are
+ * `[options]` (its own --help shows them), so that every command keeps one line.
+ */
+const listedLine = (s: CommandSpec) => {
+  const whole = line(s)
+  return whole.length <= COMMAND_COLUMN || s.options.size === 0
+    ? whole
+    : [
+        ...s.path.slice(0, -1),
+        s.path[s.path.length - 1],
+        "[options]",
+        ...s.usage.split(" ").filter((w) => w.startsWith("<"))
+      ].join(" ")
+}
+
+/** `tmem --help`: what tmem is, its commands with their usage, the global options. Short on purpose. */
 export const rootHelp = (root: CommandSpec, version: string): string =>
   [
     `tmem ${version}: ${root.description}`,
@@ -175,7 +194,11 @@ export const rootHelp = (root: CommandSpec, version: string): string =>
     "Commands:",
     // wide enough that the common command lines keep their description on the same line
     ...listed(root).map((s) =>
-      row(line(s), s.children.length > 0 ? `${s.description} (tmem ${s.path[1]} --help)` : s.description, 64)
+      row(
+        listedLine(s),
+        s.children.length > 0 ? `${s.description} (tmem ${s.path[1]} --help)` : s.description,
+        COMMAND_COLUMN
+      )
     ),
     plainHelp(root.help, ["COMMANDS", "DESCRIPTION"]).replace("\nOptions:", "\nGlobal options:"),
     row("-h, --help", "this help; `tmem <command> --help` for one command", 28),
