@@ -25,6 +25,8 @@ import {
   TestClock,
   TestContext
 } from "effect"
+import { atomPolicy, listQuarantine, loadAtoms, promoteAtom } from "./atoms.js"
+import { atomRecallBlock } from "./atomRecall.js"
 import { consolidateFacts } from "./consolidation.js"
 import { loadEpisodes, promoteEpisode, discardEpisode } from "./episodes.js"
 import { loadFacts } from "./facts.js"
@@ -38,6 +40,8 @@ import { coverageProblem } from "../domain/facts/coverage.js"
 import { renderEntries, usedBytes } from "../domain/facts/codec.js"
 import { factCodec, factStream } from "../domain/facts/stream.js"
 import { EPISODES_STREAM, episodeCodec } from "../domain/episodes/stream.js"
+import { ATOMS_STREAM, storeBytes } from "../domain/atoms/store.js"
+import { atomCodec } from "../domain/atoms/stream.js"
 import type { StreamCodec } from "../domain/kernel/Stream.js"
 import { isRecallable } from "../domain/sessions/provenance.js"
 import { ChatMessage, type TrustZone } from "../domain/sessions/message.js"
@@ -83,6 +87,9 @@ export type Step =
   | { readonly kind: "consolidate"; readonly target: SimTarget }
   | { readonly kind: "recall"; readonly query: string }
   | { readonly kind: "hand-edit"; readonly target: SimTarget; readonly text: string; readonly inPlace: boolean }
+  | { readonly kind: "atom"; readonly text: string; readonly subagent: boolean }
+  | { readonly kind: "atom-promote"; readonly pick: number }
+  | { readonly kind: "atom-forget"; readonly pick: number }
   | { readonly kind: "restart" }
   | { readonly kind: "fault"; readonly fault: Fault }
   | { readonly kind: "together"; readonly first: Step; readonly second: Step }
@@ -101,6 +108,9 @@ export const Step: Schema.Schema<Step> = Schema.Union(
   Schema.Struct({ kind: kind("consolidate"), target: SimTarget }),
   Schema.Struct({ kind: kind("recall"), query: Schema.String }),
   Schema.Struct({ kind: kind("hand-edit"), target: SimTarget, text: Schema.String, inPlace: Schema.Boolean }),
+  Schema.Struct({ kind: kind("atom"), text: Schema.String, subagent: Schema.Boolean }),
+  Schema.Struct({ kind: kind("atom-promote"), pick: Count }),
+  Schema.Struct({ kind: kind("atom-forget"), pick: Count }),
   Schema.Struct({ kind: kind("restart") }),
   Schema.Struct({ kind: kind("fault"), fault: Fault }),
   Schema.Struct({
@@ -129,8 +139,8 @@ export interface SimWorld {
     readonly tear: () => void
     readonly projection: (target: SimTarget) => string | undefined
   }
-  /** Removes what the world keeps outside the process (a temporary directory). */
-  readonly dispose?: () => void
+  /** Removes what the world keeps outside the process (a temporary directory, a database schema). */
+  readonly dispose?: Effect.Effect<void>
 }
 
 /** A broken invariant: which one, after which step, and what was seen. */
@@ -231,7 +241,15 @@ const SESSIONS = 3
 const oneStep = (g: ReturnType<typeof generator>, disk: boolean, depth = 0): Step => {
   const target: SimTarget = g.next() < 0.5 ? "user" : "env"
   const r = g.next()
-  if (r < 0.22) return { kind: "add", target, text: factText(g) }
+  if (r < 0.17) return { kind: "add", target, text: factText(g) }
+  if (r < 0.2) {
+    // a sub-agent that read a web page keeps what it read: outside text, held in quarantine
+    const subagent = g.next() < 0.4
+    const text = subagent ? `page text ${POISON}${String(g.int(10_000)).padStart(4, "0")}: ${factText(g)}` : factText(g)
+    return { kind: "atom", text, subagent }
+  }
+  if (r < 0.21) return { kind: "atom-promote", pick: g.int(16) }
+  if (r < 0.22) return { kind: "atom-forget", pick: g.int(16) }
   if (r < 0.28) return { kind: "replace", target, pick: g.int(64), text: factText(g) }
   if (r < 0.34) return { kind: "remove", target, pick: g.int(64) }
   if (r < 0.57) return { kind: "turn", session: g.int(SESSIONS), messages: turnOf(g) }
@@ -291,6 +309,8 @@ export interface Reached {
   fullest: { user: number; env: number }
   episodes: number
   pendingEpisodes: number
+  atoms: number
+  quarantined: number
   promoted: number
   taintedSessions: number
   refusals: number
@@ -360,9 +380,9 @@ const runStep = (
         const episode = pickOf(pending, step.pick)
         if (episode === undefined) return
         if (step.kind === "promote") {
-          yield* promoteEpisode(episode.sessionId)
-          seen.reached.promoted++
           for (const m of episode.summary.matchAll(new RegExp(`${POISON}\\d+`, "g"))) seen.promoted.add(m[0])
+          seen.reached.promoted++
+          yield* promoteEpisode(episode.sessionId)
         } else yield* discardEpisode(episode.sessionId)
         return
       }
@@ -389,6 +409,25 @@ const runStep = (
         const entries = yield* Effect.either(entriesOf(step.target))
         const current = entries._tag === "Right" ? entries.right : []
         disk.handEdit(step.target, renderEntries([...current, step.text]), step.inPlace)
+        return
+      }
+      case "atom": {
+        yield* runMemoryTool({ action: "add_atom", content: step.text }, { subagent: step.subagent })
+        return
+      }
+      case "atom-promote": {
+        // a person's review of the quarantine
+        const entry = pickOf(yield* listQuarantine(), step.pick)
+        if (entry === undefined) return
+        // the person chose it: under a lost acknowledgement the promotion may land though the call failed
+        for (const m of entry.atom.text.matchAll(new RegExp(`${POISON}\\d+`, "g"))) seen.promoted.add(m[0])
+        seen.reached.promoted++
+        yield* promoteAtom(entry.atom.id)
+        return
+      }
+      case "atom-forget": {
+        const atom = pickOf((yield* loadAtoms()).state.live, step.pick)
+        if (atom !== undefined) yield* runMemoryTool({ action: "forget_atom", atom_id: atom.id })
         return
       }
       case "restart":
@@ -421,6 +460,9 @@ const stepServicesProbe = () =>
     consolidateFacts("user", "cli"),
     recallContext(""),
     memoryBlock(),
+    atomRecallBlock(""),
+    listQuarantine(),
+    promoteAtom(""),
     loadSession(""),
     Settings,
     EventStore
@@ -441,9 +483,11 @@ const violation = (invariant: string, detail: string) => new SimViolation(invari
 /** JSON with sorted keys: two states are the same whatever order their fields were built in. */
 const canonical = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) =>
-    x !== null && typeof x === "object" && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : x
+    x instanceof Map
+      ? [...(x as Map<unknown, unknown>)]
+      : x !== null && typeof x === "object" && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : x
   )
 
 const checkStream = <S, E>(stream: string, codec: StreamCodec<S, E>, seen: Observed) =>
@@ -491,6 +535,20 @@ const checkAll = (world: SimWorld, seen: Observed) =>
         return yield* Effect.fail(violation("projection-equals-replay", `${target}.md differs from its journal`))
     }
     const episodes = yield* checkStream(EPISODES_STREAM, episodeCodec, seen)
+    const atoms = yield* checkStream(ATOMS_STREAM, atomCodec, seen)
+    const atomCap = atomPolicy(config.extended).maxBytes
+    if (storeBytes(atoms.state) > atomCap)
+      return yield* Effect.fail(violation("caps-hold", `atoms: ${storeBytes(atoms.state)} bytes of ${atomCap}`))
+    seen.reached.atoms = Math.max(seen.reached.atoms, atoms.state.live.length)
+    seen.reached.quarantined = Math.max(seen.reached.quarantined, atoms.state.quarantine.length)
+    for (const a of atoms.state.live)
+      if (
+        a.text.includes(POISON) &&
+        !a.text.match(new RegExp(`${POISON}\\d+`, "g"))!.every((m) => seen.promoted.has(m))
+      )
+        return yield* Effect.fail(
+          violation("no-taint-in-prompt", `live atom ${a.id} holds outside text no person promoted`)
+        )
     seen.reached.episodes = Math.max(seen.reached.episodes, episodes.state.episodes.length)
     seen.reached.pendingEpisodes = Math.max(
       seen.reached.pendingEpisodes,
@@ -602,6 +660,8 @@ export const runSimulation = (
         fullest: { user: 0, env: 0 },
         episodes: 0,
         pendingEpisodes: 0,
+        atoms: 0,
+        quarantined: 0,
         promoted: 0,
         taintedSessions: 0,
         refusals: 0
@@ -690,7 +750,7 @@ export const shrinkSteps = (
       Effect.acquireUseRelease(
         Effect.sync(makeWorld),
         (world) => Effect.map(runSimulation(world, candidate, seed), (r) => r.violation?.invariant === invariant),
-        (world) => Effect.sync(() => world.dispose?.())
+        (world) => world.dispose ?? Effect.void
       )
     for (let size = Math.max(1, Math.floor(current.length / 2)); size >= 1 && tries < budget;) {
       let removed = false

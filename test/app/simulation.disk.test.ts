@@ -20,7 +20,7 @@ describe("deterministic simulation of the app under faults, disk store (issue 15
           const steps = stepsOf(seed, STEPS, { disk: true })
           const report = yield* Effect.ensuring(
             runSimulation(world, steps, seed),
-            Effect.sync(() => world.dispose?.())
+            world.dispose ?? Effect.void
           )
           expect(report.violation, `tmem simulate --seed ${seed} --steps ${STEPS} --world disk`).toBeUndefined()
           expect(fs.existsSync(world.dir)).toBe(false)
@@ -32,7 +32,7 @@ describe("deterministic simulation of the app under faults, disk store (issue 15
         expect(Math.max(...reports.map((r) => r.reached.fullest.user))).toBeGreaterThan(0.95)
         expect(reports.reduce((n, r) => n + r.restarts, 0)).toBeGreaterThan(50)
       }),
-    120_000
+    300_000
   )
 
   it.live("a seed names one run on a directory too: the same report every time", () =>
@@ -42,7 +42,7 @@ describe("deterministic simulation of the app under faults, disk store (issue 15
         const world = diskWorld()
         return Effect.ensuring(
           runSimulation(world, steps, 2),
-          Effect.sync(() => world.dispose?.())
+          world.dispose ?? Effect.void
         )
       }
       expect(yield* run()).toEqual(yield* run())

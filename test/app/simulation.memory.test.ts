@@ -14,6 +14,8 @@ const reachedOver = (reports: ReadonlyArray<SimReport>) => ({
   fullestEnv: Math.max(...reports.map((r) => r.reached.fullest.env)),
   episodes: Math.max(...reports.map((r) => r.reached.episodes)),
   pending: reports.reduce((n, r) => n + r.reached.pendingEpisodes, 0),
+  atoms: Math.max(...reports.map((r) => r.reached.atoms)),
+  quarantined: reports.reduce((n, r) => n + r.reached.quarantined, 0),
   promoted: reports.reduce((n, r) => n + r.reached.promoted, 0),
   tainted: reports.reduce((n, r) => n + r.reached.taintedSessions, 0),
   refusals: reports.reduce((n, r) => n + r.reached.refusals, 0),
@@ -24,7 +26,8 @@ const reachedOver = (reports: ReadonlyArray<SimReport>) => ({
 describe("deterministic simulation of the app under faults, in-memory store (issue 15)", () => {
   it.live(
     `${SEEDS} seeds × ${STEPS} steps (${SEEDS * STEPS} steps): every invariant holds after every step, and the runs ` +
-      "reach full files, cap refusals, pending and promoted episodes, tainted sessions, restarts and faults",
+      "reach full files and a full atom store, cap refusals, pending and promoted episodes, quarantined atoms, " +
+      "tainted sessions, restarts and faults",
     () =>
       Effect.gen(function* () {
         const reports: Array<SimReport> = []
@@ -38,12 +41,14 @@ describe("deterministic simulation of the app under faults, in-memory store (iss
         expect(reached.fullestEnv).toBeGreaterThan(0.95)
         // the episode store reaches its cap of 5, so eviction runs
         expect(reached.episodes).toBe(5)
-        for (const n of [reached.pending, reached.promoted, reached.tainted, reached.refusals])
+        // the atom store reaches its cap (about four atoms with their vectors), so eviction runs
+        expect(reached.atoms).toBeGreaterThanOrEqual(4)
+        for (const n of [reached.pending, reached.quarantined, reached.promoted, reached.tainted, reached.refusals])
           expect(n).toBeGreaterThan(20)
         expect(reached.restarts).toBeGreaterThan(200)
         expect(reached.faults).toBeGreaterThan(200)
       }),
-    120_000
+    300_000
   )
 
   it.live("a seed names one run: the same steps, outcomes and report every time", () =>
@@ -83,6 +88,6 @@ describe("deterministic simulation of the app under faults, in-memory store (iss
         expect(shrunk.length).toBeLessThan(report.violation!.step)
         expect((yield* runSimulation(lossy(), shrunk, 1)).violation?.invariant).toBe(report.violation!.invariant)
       }),
-    60_000
+    120_000
   )
 })

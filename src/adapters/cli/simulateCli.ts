@@ -13,14 +13,15 @@ import {
   StepsFile,
   stepsOf
 } from "../../app/simulation.js"
-import { diskWorld, memoryWorld } from "../dev/simulation.js"
+import { diskWorld, memoryWorld, pgWorld } from "../dev/simulation.js"
 import { Refused, refuse } from "./output.js"
 import { tmem } from "./root.js"
 
-const WORLDS = ["memory", "disk"] as const
+const WORLDS = ["memory", "disk", "postgres"] as const
 type SimStore = (typeof WORLDS)[number]
 
-const worldOf = (store: SimStore): SimWorld => (store === "disk" ? diskWorld() : memoryWorld())
+const worldOf = (store: SimStore, url: string): SimWorld =>
+  store === "disk" ? diskWorld() : store === "postgres" ? pgWorld(url) : memoryWorld()
 
 /** Progress on stderr while it is a terminal: the step and seed, redrawn in place; nothing when it is not. */
 const progressLine = (label: string, total: number) => {
@@ -41,7 +42,7 @@ const once = (world: SimWorld, steps: ReadonlyArray<Step>, seed: number, label: 
     Effect.sync(() => progressLine(label, steps.length)),
     (progress) => runSimulation(world, steps, seed, progress.step),
     (progress) => Effect.sync(progress.end)
-  ).pipe(Effect.ensuring(Effect.sync(() => world.dispose?.())))
+  ).pipe(Effect.ensuring(world.dispose ?? Effect.void))
 
 export const simulateCommand = Command.make(
   "simulate",
@@ -55,7 +56,9 @@ export const simulateCommand = Command.make(
     // not --store: that global option names where a real memory's events live
     world: Options.choice("world", WORLDS).pipe(
       Options.withDefault("memory" as const),
-      Options.withDescription("the in-memory store, or the disk store in a temporary directory")
+      Options.withDescription(
+        "the in-memory store, the disk store in a temporary directory, or PostgreSQL at --store (a schema of its own)"
+      )
     ),
     replay: Options.file("replay").pipe(
       Options.withDescription("run the steps a failing run wrote (with its --seed and --world)"),
@@ -67,6 +70,9 @@ export const simulateCommand = Command.make(
       Effect.gen(function* () {
         if (steps < 1 || seeds < 1)
           return yield* refuse(g, `tmem: --steps and --seeds must be 1 or more (got ${steps} and ${seeds})`)
+        const url = Option.getOrUndefined(g.store) ?? (process.env.TMEM_STORE || "")
+        if (store === "postgres" && !/^postgres(ql)?:\/\//.test(url))
+          return yield* refuse(g, "tmem: --world postgres needs a database: --store postgres://… (or $TMEM_STORE)")
         const files = yield* FileSystem.FileSystem
         const replayed: ReadonlyArray<Step> | undefined = Option.isNone(replay)
           ? undefined
@@ -82,12 +88,12 @@ export const simulateCommand = Command.make(
         const reports: Array<SimReport & { readonly seed: number }> = []
         for (let s = seed; s < seed + (replayed === undefined ? seeds : 1); s++) {
           const list = replayed ?? stepsOf(s, steps, { disk: store === "disk" })
-          const report = yield* once(worldOf(store), list, s, `seed ${s} (${store})`)
+          const report = yield* once(worldOf(store, url), list, s, `seed ${s} (${store})`)
           reports.push({ ...report, seed: s })
           if (report.violation === undefined) continue
           const v = report.violation
           // the shortest list of steps that still breaks the same invariant, kept for --replay
-          const shrunk = yield* shrinkSteps(() => worldOf(store), list.slice(0, v.step), s, v.invariant)
+          const shrunk = yield* shrinkSteps(() => worldOf(store, url), list.slice(0, v.step), s, v.invariant)
           const file = path.join(os.tmpdir(), `tmem-simulate-${store}-${s}.json`)
           yield* Effect.orDie(files.writeFileString(file, `${JSON.stringify(shrunk, null, 1)}\n`))
           const lines = [

@@ -44,7 +44,16 @@ export const SIM_CONFIG: MemoryConfig = {
   factsLimitEnv: 900,
   extractFacts: true,
   minTurnsForExtraction: 1,
-  maxEpisodes: 5
+  maxEpisodes: 5,
+  // atoms through the tool, in a store of about four (each counts its vector too); per-turn extraction and the
+  // user model ask the model in prompts this scripted one does not answer, so they are off
+  extended: {
+    ...DEFAULT_CONFIG.extended,
+    enabled: true,
+    maxSizeMb: 0.006,
+    autoExtractPerTurn: false,
+    inferUserState: false
+  }
 }
 
 /** What is armed, and whether it may strike now. */
@@ -251,6 +260,31 @@ export const diskWorld = (options: { readonly dir?: string } = {}): SimWorld & {
       },
       projection: (target: "user" | "env") => (fs.existsSync(file(target)) ? fs.readFileSync(file(target), "utf8") : "")
     },
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true })
+    dispose: Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+  }
+}
+
+let pgRuns = 0
+
+/**
+ * A PostgreSQL database: each world its own schema (`dispose` drops it), each restart a new store instance over it,
+ * as a new process on another host would open it. The driver loads only here.
+ */
+export const pgWorld = (url: string): SimWorld & { readonly schema: string } => {
+  const faults: Faults = { pending: undefined, hung: false, striking: false }
+  const schema = `tmem_sim_${process.pid}_${Date.now().toString(36)}_${pgRuns++}`
+  const derived = MemoryDerivedFiles.make()
+  const store = Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("../postgres/PgStore.js")),
+      (m) => m.PgEventStore.layer({ url, schema, memory: "sim", applicationName: "tmem-simulate" })
+    )
+  )
+  return {
+    name: "postgres",
+    schema,
+    services: services(faults, store, Layer.succeed(DerivedFiles, derived)),
+    ...switchOf(faults),
+    dispose: Effect.promise(() => import("../postgres/PgStore.js").then((m) => m.dropSchema(url, schema)))
   }
 }

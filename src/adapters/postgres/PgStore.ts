@@ -2,3 +2,4 @@
 export * as PgDerivedFiles from "./PgDerivedFiles.js"
 export * as PgEpisodeSearch from "./PgEpisodeSearch.js"
 export * as PgEventStore from "./PgEventStore.js"
+export { dropSchema } from "./dropSchema.js"
