@@ -20,6 +20,8 @@ import { tmem } from "./root.js"
 const WORLDS = ["memory", "disk", "postgres"] as const
 type SimStore = (typeof WORLDS)[number]
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+
 const worldOf = (store: SimStore, url: string): SimWorld =>
   store === "disk" ? diskWorld() : store === "postgres" ? pgWorld(url) : memoryWorld()
 
@@ -114,8 +116,8 @@ export const simulateCommand = Command.make(
         if (g.json) yield* Console.log(JSON.stringify({ ok: true, result: { store, runs: reports, steps: total } }))
         else
           yield* Console.log(
-            `${reports.length} seed${reports.length === 1 ? "" : "s"} (${store}), ${total} steps, ` +
-              `${restarts} restart${restarts === 1 ? "" : "s"}, ${faults} fault${faults === 1 ? "" : "s"}: every invariant held`
+            `${count(reports.length, "seed")} (${store}), ${total} steps, ${count(restarts, "restart")}, ` +
+              `${count(faults, "fault")}: every invariant held`
           )
       })
     )
