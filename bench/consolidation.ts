@@ -18,7 +18,7 @@ import { renderEntries } from "../src/domain/facts/codec.js"
 import { utf8Bytes } from "../src/domain/text/utf8.js"
 import { Llm } from "../src/ports/Llm.js"
 import { fullEnvFile } from "./rp.js"
-import { fmt, median, nowMs, table } from "./stats.js"
+import { type BenchResult, median, nowMs, spread, table } from "./stats.js"
 import * as NoGuard from "../src/adapters/guard/NoGuard.js"
 
 /**
@@ -26,7 +26,7 @@ import * as NoGuard from "../src/adapters/guard/NoGuard.js"
  * The model's time is measured around the Llm call itself, so "overhead" is everything else the pass does: the
  * snapshot load, the prompt, parsing, the scan and coverage checks, the durable append and projection.
  */
-export const runConsolidationBench = async (): Promise<string> => {
+export const runConsolidationBench = async (): Promise<BenchResult> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-cons-"))
   let delayMs = 0
   // The server shares this process: its answer is computed once, so the model's time is the scripted delay.
@@ -89,21 +89,29 @@ export const runConsolidationBench = async (): Promise<string> => {
         model.push(llmMs)
       }
     }
-    return { total: median(total), model: median(model), overhead: median(total.map((t, i) => t - model[i]!)) }
+    return { total, model, overhead: total.map((t, i) => t - model[i]!) }
   }
   try {
     const slow = await measure(200, 15)
     const fast = await measure(0, 60)
-    const ratio = slow.overhead / slow.model
-    return table(
+    const ratio = median(slow.overhead) / median(slow.model)
+    const markdown = table(
       `Consolidation overhead excluding the model's time (env file of ${entries.length} entries, ` +
-        `${utf8Bytes(renderEntries(entries))} bytes → ${base.length} entries; disk store; medians)`,
-      ["model reply", "whole pass", "model call", "everything else", "ratio to model time"],
+        `${utf8Bytes(renderEntries(entries))} bytes → ${base.length} entries; disk store; ` +
+        "15 passes with a 200 ms reply, 60 immediate, each after 3 warm-up; medians (min – max))",
+      ["model reply", "whole pass", "model call", "everything else", "ratio to model time (medians)"],
       [
-        ["scripted, 200 ms", fmt(slow.total), fmt(slow.model), fmt(slow.overhead), `${(ratio * 100).toFixed(1)} %`],
-        ["scripted, immediate", fmt(fast.total), fmt(fast.model), fmt(fast.overhead), ""]
+        [
+          "scripted, 200 ms",
+          spread(slow.total),
+          spread(slow.model),
+          spread(slow.overhead),
+          `${(ratio * 100).toFixed(1)} %`
+        ],
+        ["scripted, immediate", spread(fast.total), spread(fast.model), spread(fast.overhead), ""]
       ]
     )
+    return { markdown, targets: [] }
   } finally {
     await runtime.dispose()
     await server.close()
@@ -111,4 +119,4 @@ export const runConsolidationBench = async (): Promise<string> => {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await runConsolidationBench())
+if (import.meta.url === `file://${process.argv[1]}`) console.log((await runConsolidationBench()).markdown)

@@ -15,7 +15,7 @@ import { fullEnvFile } from "./rp.js"
 import { Settings } from "../src/app/Settings.js"
 import { odekProjections } from "../src/domain/odek/projections.js"
 import { DEFAULT_CONFIG } from "../src/domain/config/MemoryConfig.js"
-import { fmt, median, nowMs, percentile, table } from "./stats.js"
+import { type BenchResult, fmt, median, nowMs, percentile, range, table, type Target, verdict } from "./stats.js"
 import * as NoGuard from "../src/adapters/guard/NoGuard.js"
 
 /** The baseline: the same bytes written the plain durable way (temp file, write, fsync, rename), same fs API family. */
@@ -66,7 +66,7 @@ const lastLine = (journal: string): Buffer => {
   }
 }
 
-export const runDurableAddBench = async (n = 300): Promise<string> => {
+export const runDurableAddBench = async (n = 300): Promise<BenchResult> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-add-"))
   const bare = path.join(dir, "bare.md")
   const layer = Layer.mergeAll(
@@ -131,48 +131,48 @@ export const runDurableAddBench = async (n = 300): Promise<string> => {
     fs.rmSync(dir, { recursive: true, force: true })
   }
   const ratio = median(ours) / median(base)
-  return table(
+  const target: Target = {
+    name: "durable add (lock, probe, scan, journal + projection fsync) against a bare durable write",
+    measured: fmt(median(ours)),
+    baseline: `bare temp + write + fsync + rename: ${fmt(median(base))}`,
+    ratio,
+    target: "≤ 1.5×",
+    met: ratio <= 1.5
+  }
+  const row = (name: string, xs: ReadonlyArray<number>, ratioCell: string, targetCell = "") => [
+    name,
+    fmt(median(xs)),
+    range(xs),
+    fmt(percentile(xs, 90)),
+    ratioCell,
+    targetCell
+  ]
+  const markdown = table(
     `Durable add vs a bare durable write of the same bytes (${n} adds after 30 warm-up, ` +
       "each to a 41-entry env file of ~4 KB that changed since the last add; default embedder)",
-    ["operation", "p50", "p90", "ratio (p50)", "target"],
+    ["operation", "p50", "min – max", "p90", "ratio (p50)", "target"],
     [
-      [
-        "baseline: write temp + fsync + rename (fs/promises)",
-        fmt(median(base)),
-        fmt(percentile(base, 90)),
-        "1.00×",
-        ""
-      ],
-      [
-        "the same, every call synchronous (fastest here)",
-        fmt(median(sync)),
-        fmt(percentile(sync, 90)),
-        `${(median(sync) / median(base)).toFixed(2)}×`,
-        ""
-      ],
-      [
+      row("baseline: write temp + fsync + rename (fs/promises)", base, "1.00×"),
+      row("the same, every call synchronous (fastest here)", sync, `${(median(sync) / median(base)).toFixed(2)}×`),
+      row(
         "same bytes as tmem writes: journal line + projection, parallel fsync, rename (no lock)",
-        fmt(median(two)),
-        fmt(percentile(two, 90)),
-        `${(median(two) / median(base)).toFixed(2)}×`,
-        ""
-      ],
-      [
+        two,
+        `${(median(two) / median(base)).toFixed(2)}×`
+      ),
+      row(
         "the kernel lock alone: take + release (open, fcntl, close)",
-        fmt(median(lock)),
-        fmt(percentile(lock, 90)),
-        `${(median(lock) / median(base)).toFixed(3)}×`,
-        ""
-      ],
-      [
+        lock,
+        `${(median(lock) / median(base)).toFixed(3)}×`
+      ),
+      row(
         "tmem add: lock, journal + projection fsync, rename, merge probe",
-        fmt(median(ours)),
-        fmt(percentile(ours, 90)),
+        ours,
         `${ratio.toFixed(2)}× (${(median(ours) / median(sync)).toFixed(2)}× the synchronous one)`,
-        `≤ 1.5×: ${ratio <= 1.5 ? "met" : "NOT met"}`
-      ]
+        verdict(target)
+      )
     ]
   )
+  return { markdown, targets: [target] }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await runDurableAddBench())
+if (import.meta.url === `file://${process.argv[1]}`) console.log((await runDurableAddBench()).markdown)

@@ -6,7 +6,7 @@ import * as HttpEmbedder from "../src/adapters/http/HttpEmbedder.js"
 import * as OpenAiLlm from "../src/adapters/http/OpenAiLlm.js"
 import { DEFAULT_EMBEDDING, DEFAULT_LLM } from "../src/domain/config/MemoryConfig.js"
 import { Llm, type LlmRequest } from "../src/ports/Llm.js"
-import { fmt, median, nowMs, percentile, table } from "./stats.js"
+import { type BenchResult, fmt, median, nowMs, percentile, range, table } from "./stats.js"
 
 const CALLS = 1000
 const WARMUP = 100
@@ -49,6 +49,7 @@ const inputsOf = (req: RecordedRequest): ReadonlyArray<string> =>
 const row = (name: string, xs: ReadonlyArray<number>, base: number) => [
   name,
   fmt(median(xs)),
+  range(xs),
   fmt(percentile(xs, 90)),
   `${(median(xs) / base).toFixed(2)}×`
 ]
@@ -103,7 +104,7 @@ const llmOverhead = async (): Promise<string> => {
       "LLM adapter overhead per call: OpenAiLlm.complete vs a bare undici POST + JSON.parse, same body, " +
         `same scripted server (${CALLS} calls each after ${WARMUP} warm-up, interleaved; ` +
         `${server.connections} TCP connections in all)`,
-      ["operation", "p50", "p90", "ratio to baseline (p50)"],
+      ["operation", "p50", "min – max", "p90", "ratio to baseline (p50)"],
       [
         row("baseline: undici request() + JSON.parse", bareTimes, base),
         row("OpenAiLlm.complete (Effect HttpClient, timeout, bounded read, validation)", adapterTimes, base)
@@ -152,8 +153,14 @@ const embeddingCache = async (): Promise<string> => {
       [
         ["hit rate", `${((100 * s.hits) / (s.hits + s.misses)).toFixed(1)} % (${s.hits} hits, ${s.misses} misses)`],
         ["requests sent", `${s.requests} (${server.requests.length} seen by the server; ${s.entries} cached texts)`],
-        ["latency of a miss (p50 / p90)", `${fmt(base)} / ${fmt(percentile(missTimes, 90))}`],
-        ["latency of a hit (p50 / p90)", `${fmt(median(hitTimes))} / ${fmt(percentile(hitTimes, 90))}`],
+        [
+          "latency of a miss (p50 / p90; min – max)",
+          `${fmt(base)} / ${fmt(percentile(missTimes, 90))}; ${range(missTimes)}`
+        ],
+        [
+          "latency of a hit (p50 / p90; min – max)",
+          `${fmt(median(hitTimes))} / ${fmt(percentile(hitTimes, 90))}; ${range(hitTimes)}`
+        ],
         ["miss / hit (p50)", `${(base / median(hitTimes)).toFixed(0)}×`]
       ]
     )
@@ -164,6 +171,9 @@ const embeddingCache = async (): Promise<string> => {
 }
 
 /** Both HTTP benchmarks as markdown tables. */
-export const runHttpBench = async (): Promise<string> => [await llmOverhead(), await embeddingCache()].join("\n")
+export const runHttpBench = async (): Promise<BenchResult> => ({
+  markdown: [await llmOverhead(), await embeddingCache()].join("\n"),
+  targets: []
+})
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await runHttpBench())
+if (import.meta.url === `file://${process.argv[1]}`) console.log((await runHttpBench()).markdown)

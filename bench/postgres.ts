@@ -12,7 +12,7 @@ import { EventStore } from "../src/ports/EventStore.js"
 import { Schema } from "effect"
 import { history } from "./coldRecall.js"
 import { time } from "./coldStart.js"
-import { fmt, median, nowMs, percentile, table } from "./stats.js"
+import { type BenchResult, fmt, median, nowMs, percentile, range, table } from "./stats.js"
 
 const URL = process.env["TMEM_BENCH_PG_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const SCHEMA = "tmem_bench"
@@ -63,8 +63,13 @@ const manyWriters = (stores: ReadonlyArray<EventStore["Type"]>, n: number) =>
     return ((stores.length * n) / (nowMs() - start)) * 1000
   })
 
-export const runPostgresBench = async (): Promise<string> => {
-  if (!(await reachable())) return `### PostgreSQL store\n\nskipped: no server at ${URL.replace(/\/\/[^@]*@/, "//")}\n`
+const perSecond = (x: number) => `${x.toFixed(0)}/s`
+
+export const runPostgresBench = async (): Promise<BenchResult> => {
+  if (!(await reachable())) {
+    const skipped = `no server at ${URL.replace(/\/\/[^@]*@/, "//")}`
+    return { markdown: `### PostgreSQL store\n\nskipped: ${skipped}\n`, targets: [], skipped }
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tmem-bench-pg-"))
   const memory = `bench-${process.pid}`
   const disk = (d: string) => DiskEventStore.layer({ dir: d }).pipe(Layer.provide(NodeFiles))
@@ -97,19 +102,28 @@ export const runPostgresBench = async (): Promise<string> => {
             [
               "1 writer, disk: append latency",
               fmt(median(disk1)),
+              range(disk1),
               fmt(percentile(disk1, 90)),
-              `${median(diskRate).toFixed(0)}/s`,
+              `${perSecond(median(diskRate))} (${range(diskRate, perSecond)})`,
               "1.00×"
             ],
             [
               "1 writer, PostgreSQL: append latency",
               fmt(median(pg1)),
+              range(pg1),
               fmt(percentile(pg1, 90)),
-              `${median(pgRate).toFixed(0)}/s`,
+              `${perSecond(median(pgRate))} (${range(pgRate, perSecond)})`,
               `${(median(pg1) / median(disk1)).toFixed(2)}×`
             ],
-            ["8 writers (own streams, one memory), disk", "", "", `${disk8.toFixed(0)}/s`, ""],
-            ["8 writers (own streams, one memory), PostgreSQL", "", "", `${pg8.toFixed(0)}/s`, ""]
+            ["8 writers (own streams, one memory), disk", "", "", "", perSecond(disk8), "1.00×"],
+            [
+              "8 writers (own streams, one memory), PostgreSQL",
+              "",
+              "",
+              "",
+              perSecond(pg8),
+              `${(disk8 / pg8).toFixed(2)}× (time per append)`
+            ]
           ]
         })
       )
@@ -145,25 +159,29 @@ export const runPostgresBench = async (): Promise<string> => {
     const promptDisk = cold(["--dir", diskDir, "prompt"])
     const promptPg = cold([...pgArgs, ...config, "prompt"])
     const ratio = (a: Array<number>, b: Array<number>) => `${(median(a) / median(b)).toFixed(2)}×`
+    const row = (name: string, xs: Array<number>, ratioCell: string) => [
+      name,
+      fmt(median(xs)),
+      range(xs),
+      fmt(percentile(xs, 90)),
+      "",
+      ratioCell
+    ]
     rows.push(
-      [
-        "new `tmem recall` process, 10,000 episodes, directory",
-        fmt(median(recallDisk)),
-        fmt(percentile(recallDisk, 90)),
-        "",
-        "1.00×"
-      ],
-      ["the same on PostgreSQL", fmt(median(recallPg)), fmt(percentile(recallPg, 90)), "", ratio(recallPg, recallDisk)],
-      ["new `tmem prompt` process, directory", fmt(median(promptDisk)), fmt(percentile(promptDisk, 90)), "", "1.00×"],
-      ["the same on PostgreSQL", fmt(median(promptPg)), fmt(percentile(promptPg, 90)), "", ratio(promptPg, promptDisk)]
+      row("new `tmem recall` process, 10,000 episodes, directory", recallDisk, "1.00×"),
+      row("the same on PostgreSQL", recallPg, ratio(recallPg, recallDisk)),
+      row("new `tmem prompt` process, directory", promptDisk, "1.00×"),
+      row("the same on PostgreSQL", promptPg, ratio(promptPg, promptDisk))
     )
     await dropMemory(recallMemory)
-    return table(
+    const markdown = table(
       "PostgreSQL store against the disk store, same run (appends of one event; 3 alternated rounds of 200 for one " +
-        "writer, 8 store instances × 100 for eight; cold processes: median of 7)",
-      ["operation", "p50", "p90", "throughput", "ratio to disk"],
+        "writer, the first 20 of each round untimed, 8 store instances × 100 for eight; cold processes: 7 after one " +
+        "untimed; episodes from seed 42)",
+      ["operation", "p50", "min – max", "p90", "throughput (median of rounds, min – max)", "ratio to disk"],
       rows
     )
+    return { markdown, targets: [] }
   } finally {
     await dropMemory(memory).catch(() => undefined)
     await dropMemory(`${memory}-8`).catch(() => undefined)
@@ -171,4 +189,4 @@ export const runPostgresBench = async (): Promise<string> => {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await runPostgresBench())
+if (import.meta.url === `file://${process.argv[1]}`) console.log((await runPostgresBench()).markdown)

@@ -5,7 +5,7 @@
 import { scanForWrite } from "../src/domain/scan/index.js"
 import { ORDINARY_FACTS } from "../test/domain/scan/corpus.js"
 import { familyRates, refusedFacts } from "../test/domain/scan/rates.js"
-import { median, nowMs, percentile, table } from "./stats.js"
+import { type BenchResult, median, nowMs, percentile, range, table } from "./stats.js"
 
 const WARM_UP = 200
 const RUNS = 1000
@@ -51,7 +51,7 @@ const time = (text: string): ReadonlyArray<number> => {
   return times
 }
 
-export const runScannerBench = async (): Promise<string> => {
+export const runScannerBench = async (): Promise<BenchResult> => {
   const rates = familyRates()
   const total = rates.reduce(
     (t, r) => ({
@@ -97,15 +97,20 @@ export const runScannerBench = async (): Promise<string> => {
   ]
   const timeRows = inputs.map(([name, text]) => {
     const times = time(text)
-    return [name, micros(median(times)), micros(percentile(times, 90))]
+    return [name, micros(median(times)), range(times, micros), micros(percentile(times, 90))]
   })
 
-  return [
+  const markdown = [
     table(
       "Scanner: catch rate and false positives over the test corpus",
       ["family", "attacks", "refused", "with its code", "near misses", "near misses refused"],
       rateRows
     ),
-    table(`Scanner: scanForWrite time (${RUNS} runs after ${WARM_UP} warm-up)`, ["input", "median", "p90"], timeRows)
+    table(
+      `Scanner: scanForWrite time (${RUNS} runs after ${WARM_UP} warm-up)`,
+      ["input", "median", "min – max", "p90"],
+      timeRows
+    )
   ].join("\n")
+  return { markdown, targets: [] }
 }
