@@ -113,6 +113,47 @@ describe("episode store decisions", () => {
     expect(Either.isLeft(trusted) && trusted.left.message).toMatch(/is not pending review/)
   })
 
+  it("promoting one episode approves that one only; the others stay pending review", () => {
+    const r = run([
+      store("p", day(1), UNTRUSTED),
+      store("q", day(2), UNTRUSTED),
+      store("r", day(3), UNTRUSTED),
+      { _tag: "PromoteEpisode", sessionId: "q", at: day(4) }
+    ])
+    const byId = new Map(r.state.episodes.map((e) => [e.sessionId, e.provenance] as const))
+    expect([...byId].map(([id, p]) => [id, isRecallable(p)])).toEqual([
+      ["p", false],
+      ["q", true],
+      ["r", false]
+    ])
+    expect(byId.get("q")).toEqual({ untrusted: true, sources: ["read_file"], user_approved: true })
+  })
+
+  it("dedup at exactly the threshold replaces; a hair below keeps both", () => {
+    const at = (similarity: number) =>
+      run([store("a", day(1)), store("b", day(2), TRUSTED, { sessionId: "a", similarity })]).ids
+    expect(at(policy.dedupThreshold)).toEqual(["b"])
+    expect(at(policy.dedupThreshold - 1e-9)).toEqual(["b", "a"])
+    // a threshold of 0 turns dedup off, even for a perfect copy
+    expect(
+      run([store("a", day(1)), store("b", day(2), TRUSTED, { sessionId: "a", similarity: 1 })], {
+        ...policy,
+        dedupThreshold: 0
+      }).ids
+    ).toEqual(["b", "a"])
+  })
+
+  it("max_episodes: 0 keeps every episode (no count cap); at exactly the cap nothing is evicted", () => {
+    const many = Array.from({ length: 7 }, (_, i) => store(`s${i}`, day(i + 1)))
+    const uncapped = run(many, { ...policy, maxEpisodes: 0 })
+    expect(uncapped.ids).toHaveLength(7)
+    expect(uncapped.events.some((e) => e._tag === "EpisodesEvicted")).toBe(false)
+    const atCap = run(many, { ...policy, maxEpisodes: 7 })
+    expect(atCap.ids).toHaveLength(7)
+    expect(atCap.events.some((e) => e._tag === "EpisodesEvicted")).toBe(false)
+    expect(run(many, { ...policy, maxEpisodes: 6 }).ids).toEqual(["s6", "s5", "s4", "s3", "s2", "s1"])
+  })
+
   it("refuses ids that could name a path outside the directory", () => {
     for (const id of ["", ".", "..", "a/b", "a\\b", "x..y", "a\u0000"]) {
       const r = decideEpisode(policy)(store(id, day(1)), initialEpisodeStore)
