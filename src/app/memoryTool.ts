@@ -89,13 +89,19 @@ export type ToolResult =
 const failure = (error: string): ToolResult => ({ success: false, error })
 const success = (fields: Readonly<Record<string, unknown>>): ToolResult => ({ success: true, ...fields })
 
+/**
+ * A parser's account of bad arguments as one printable line: JSON.parse quotes the text it choked on and the
+ * schema quotes the value, either of which may hold a newline or a control character the agent sent (issue 15).
+ */
+const argumentsProblem = (text: string) => `invalid arguments: ${printable(text.replace(/\s+/g, " ").trim())}`
+
 /** Parses the tool's argument JSON: `invalid arguments: …` on anything that is not the tool's object. */
 export const parseToolArgs = (json: string): Either.Either<MemoryToolArgs, string> => {
   let value: unknown
   try {
     value = JSON.parse(json)
   } catch (e) {
-    return Either.left(`invalid arguments: ${e instanceof Error ? e.message : String(e)}`)
+    return Either.left(argumentsProblem(e instanceof Error ? e.message : String(e)))
   }
   return decodeToolArgs(value)
 }
@@ -109,9 +115,14 @@ export const decodeToolArgs = (value: unknown): Either.Either<MemoryToolArgs, st
     return Either.left('invalid arguments: expected a JSON object such as {"action":"stats","target":"user"}')
   return Schema.decodeUnknownEither(MemoryToolArgs, { errors: "first" })(value).pipe(
     Either.mapLeft((e) => {
-      const issue = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
-      const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `
-      return `invalid arguments: ${where}${(issue?.message ?? e.message).replace(/\s+/g, " ").trim()}`
+      try {
+        const issue = ParseResult.ArrayFormatter.formatErrorSync(e)[0]
+        const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `
+        return argumentsProblem(`${where}${issue?.message ?? e.message}`)
+      } catch {
+        // the formatter quotes the offending value recursively: one nested thousands deep overflows the stack
+        return "invalid arguments: a value is nested too deeply to show; expected the tool's object of strings"
+      }
     })
   )
 }

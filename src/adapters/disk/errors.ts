@@ -1,3 +1,4 @@
+import { printable } from "../../domain/text/printable.js"
 import { StoreError, type StoreFailure } from "../../ports/EventStore.js"
 
 const codeOf = (e: unknown): string | undefined => {
@@ -48,6 +49,10 @@ export const storeError = (stream: string, path: string, verb: string, e: unknow
   })
 }
 
+/**
+ * An error's message on one printable line. JSON.parse quotes the text it choked on, which in a damaged journal line
+ * or config file may be a NUL, an escape sequence or another control character: those are shown escaped (issue 15).
+ */
 export const oneLine = (e: unknown): string => {
   const m =
     e instanceof Error
@@ -55,5 +60,5 @@ export const oneLine = (e: unknown): string => {
       : typeof e === "object" && e !== null && "message" in e
         ? String((e as { message: unknown }).message)
         : String(e)
-  return m.replace(/\s+/g, " ").trim()
+  return printable(m.replace(/\s+/g, " ").trim())
 }

@@ -33,6 +33,16 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
   const { options, dir, journalPath, filesOf, io, rel, shown, attempt } = context
   const { appendBatch, encodeKnownLine, feedUnsynced, foldCached, cachedFold, remember } = journals
 
+  // files adopted from the directory (an import, a recovery) are read as they are: a link is not followed
+  const read = (name: string) => {
+    try {
+      const bytes = Files.readNoFollow(path.join(dir, name))
+      return bytes === undefined ? undefined : lossyUtf8.decode(bytes)
+    } catch {
+      return undefined
+    }
+  }
+
   /** Manifests whose hash was checked against the journal, with the sizes and mtimes they had then. */
   const verified = new Map<string, { readonly journal: string; readonly manifest: string }>()
 
@@ -251,15 +261,6 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
   ): Loaded<S> | { readonly staged: Staged<S, E> } => {
     const files = filesOf(stream)!
     const manifestPath = path.join(dir, files.manifest)
-    // files adopted from the directory (an import, a recovery) are read as they are: a link is not followed
-    const read = (name: string) => {
-      try {
-        const bytes = Files.readNoFollow(path.join(dir, name))
-        return bytes === undefined ? undefined : lossyUtf8.decode(bytes)
-      } catch {
-        return undefined
-      }
-    }
     if (tail.last === undefined) {
       const events = files.imported(read, at)
       if (events.length === 0) return { state: codec.initialState, version: 0 }
@@ -334,7 +335,12 @@ export const makeFileSetProjection = (context: Context, journals: Journals, stag
     )
       return foldCached(stream, codec, tail)
     const bytes = io(stream, manifestPath, "read", () => Files.readOptional(manifestPath))
-    if (tail.last === undefined) return bytes === undefined ? { state: codec.initialState, version: 0 } : undefined
+    // Without a journal, files that name nothing to import (a corrupt index) read as empty here, lock-free: taking the
+    // lock to find that out left a lock file and journal/ behind in a directory that was only read (issue 15).
+    if (tail.last === undefined)
+      return bytes === undefined || filesOf(stream)!.imported(read, "").length === 0
+        ? { state: codec.initialState, version: 0 }
+        : undefined
     if (bytes === undefined || sha256(bytes) !== tail.last.projectionHash) return undefined
     if (seen !== undefined)
       verified.set(manifestPath, {

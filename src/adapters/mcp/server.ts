@@ -2,13 +2,14 @@
 // Loaded only by `tmem mcp` (through a dynamic import), so ordinary commands never evaluate the SDK or zod.
 import { MEMORY_TOOL_DESCRIPTION } from "../../app/toolSchema.js"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult, JSONRPCMessage, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Either, Exit, ParseResult, Runtime, Schema } from "effect"
 import * as z from "zod/v4"
 import { screenFacts } from "../../app/facts.js"
 import { ACTIONS, dispatchMemoryTool, FIELD_LIMIT, MemoryToolArgs, type ToolResult } from "../../app/memoryTool.js"
 import { renderEntries } from "../../domain/facts/codec.js"
 import { TARGETS, type Target } from "../../domain/facts/schema.js"
+import { printable } from "../../domain/text/printable.js"
 
 export const SERVER_NAME = "tiered-memory"
 /** Kept equal to package.json's version (a test checks it); the CLI's `--version` says the same. */
@@ -61,6 +62,29 @@ const toolResult = (result: ToolResult): CallToolResult =>
   result.success
     ? { content: [{ type: "text", text: JSON.stringify(result) }] }
     : { content: [{ type: "text", text: JSON.stringify(result) }], isError: true }
+
+const oneLine = (text: string) => printable(text.replace(/\s+/g, " ").trim())
+
+/**
+ * An outgoing message with its errors on one printable line. The SDK refuses a malformed request before any handler
+ * of ours runs, with zod's issue list as the message (pretty-printed JSON over many lines) or a text quoting the
+ * request (a tool name or URI with a newline in it); the tool's own results are JSON already and pass unchanged.
+ */
+export const oneLineErrors = (message: JSONRPCMessage): JSONRPCMessage => {
+  if ("error" in message) return { ...message, error: { ...message.error, message: oneLine(message.error.message) } }
+  if (!("result" in message) || message.result.isError !== true || !Array.isArray(message.result.content))
+    return message
+  const content = (message.result.content as CallToolResult["content"]).map((c) => {
+    if (c.type !== "text") return c
+    try {
+      JSON.parse(c.text)
+      return c
+    } catch {
+      return { ...c, text: oneLine(c.text) }
+    }
+  })
+  return { ...message, result: { ...message.result, content } }
+}
 
 /** The `tiered-memory` MCP server over the given runtime; connect it to a transport to serve. */
 export const makeMemoryServer = (runtime: Runtime.Runtime<MemoryServices>): McpServer => {

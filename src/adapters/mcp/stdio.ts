@@ -3,7 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
 import { Effect, type Runtime } from "effect"
 import type { Readable, Writable } from "node:stream"
-import { makeMemoryServer, type MemoryServices } from "./server.js"
+import { makeMemoryServer, type MemoryServices, oneLineErrors } from "./server.js"
 
 export interface StdioOptions {
   readonly stdin?: Readable
@@ -36,7 +36,7 @@ const trackRequests = (transport: StdioServerTransport) => {
   const send = transport.send.bind(transport)
   transport.send = async (message: JSONRPCMessage) => {
     try {
-      await send(message)
+      await send(oneLineErrors(message))
     } finally {
       if (("result" in message || "error" in message) && "id" in message) {
         open = Math.max(0, open - 1)

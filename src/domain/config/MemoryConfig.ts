@@ -1,5 +1,6 @@
 import { Either, ParseResult, Redacted, Schema } from "effect"
 import type { FactPolicy } from "../facts/decider.js"
+import { printable } from "../text/printable.js"
 
 const Whole = Schema.Number.pipe(Schema.int({ message: () => "must be a whole number" }))
 const Finite = Schema.Number.pipe(Schema.finite({ message: () => "must be a finite number" }))
@@ -355,19 +356,30 @@ export const DEFAULT_CONFIG: MemoryConfig = {
 /** A config file that cannot be used: `message` is one line naming the key. */
 export class ConfigInvalid extends Schema.TaggedError<ConfigInvalid>()("ConfigInvalid", { text: Schema.String }) {
   override get message() {
-    return this.text
+    // one printable line whatever the text quotes: an unknown key, a value, an environment variable or JSON.parse's
+    // excerpt of the file may hold a newline, a control character or U+2028 (issue 15)
+    return printable(this.text)
   }
 }
 
 // Numbers at or below zero mean "use the default", as in odek's loader.
 const positive = (v: number | undefined, d: number) => (v !== undefined && v > 0 ? v : d)
 
+/**
+ * A variable of the environment, or undefined. Only its own keys: a config may name any variable, and `toString` or
+ * `constructor` would otherwise find Object.prototype's functions (a TypeError further on, issue 15).
+ */
+const envVar = (env: Readonly<Record<string, string | undefined>>, name: string): string | undefined => {
+  const value = Object.hasOwn(env, name) ? env[name] : undefined
+  return typeof value === "string" ? value : undefined
+}
+
 /** `$VAR` and `${VAR}` expansion (unset → empty), then trim, as odek does for base_url and api_key. */
 export const expandEnv = (s: string, env: Readonly<Record<string, string | undefined>>): string =>
   s
     .replace(
       /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
-      (_, a: string | undefined, b: string | undefined) => env[(a ?? b)!] ?? ""
+      (_, a: string | undefined, b: string | undefined) => envVar(env, (a ?? b)!) ?? ""
     )
     .trim()
 
@@ -406,7 +418,7 @@ export const resolveLlm = (
     baseUrl,
     model: (section.model ?? "").trim(),
     apiKeyEnv,
-    apiKey: Redacted.make(apiKeyEnv === "" ? "" : (env[apiKeyEnv] ?? "").trim()),
+    apiKey: Redacted.make(apiKeyEnv === "" ? "" : (envVar(env, apiKeyEnv) ?? "").trim()),
     timeoutSeconds: positive(section.timeout_seconds, d.timeoutSeconds),
     maxRetries: section.max_retries === undefined ? d.maxRetries : Math.max(0, section.max_retries),
     maxResponseBytes: positive(section.max_response_bytes, d.maxResponseBytes),
@@ -436,7 +448,7 @@ export const GUARD_SCAN_MEMORY_ENV = "TMEM_GUARD_SCAN_MEMORY"
 
 /** `true`/`false`/`1`/`0` in any case; "" or unset means not set; anything else is named as the problem. */
 const envBoolean = (env: Readonly<Record<string, string | undefined>>, name: string): boolean | undefined | string => {
-  const value = env[name]
+  const value = envVar(env, name)
   const v = (value ?? "").trim().toLowerCase()
   if (v === "") return undefined
   if (v === "true" || v === "1") return true
@@ -459,7 +471,7 @@ export const resolveGuard = (
     provider,
     baseUrl,
     apiKeyEnv,
-    apiKey: Redacted.make(apiKeyEnv === "" ? "" : (env[apiKeyEnv] ?? "").trim()),
+    apiKey: Redacted.make(apiKeyEnv === "" ? "" : (envVar(env, apiKeyEnv) ?? "").trim()),
     timeoutSeconds: positive(s.timeout_seconds, d.timeoutSeconds),
     fallbackToLocal: s.fallback_to_local ?? d.fallbackToLocal,
     // an unusable value is reported by guardEnvProblem; here it counts as not set

@@ -99,7 +99,8 @@ export const parseOdekIndex = (read: (file: string) => string | undefined): Read
     const full = read(summaryFile(e.session_id))
     out.push({
       sessionId: e.session_id,
-      turns: Math.max(0, Math.floor(e.turns)),
+      // JSON's 1e999 parses as Infinity, which a journal line would write as null and no reader could decode
+      turns: Number.isFinite(e.turns) ? Math.max(0, Math.floor(e.turns)) : 0,
       createdAt: e.created_at,
       summary: capSummary((full ?? e.summary).trim()),
       provenance: e.provenance,
