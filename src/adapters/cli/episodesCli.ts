@@ -7,6 +7,7 @@ import { recallDetailed, searchEpisodes } from "../../app/recall.js"
 import { endSession, recordMessages, resumeSessionEnd, sessionProgress, trimHistory } from "../../app/sessions.js"
 import { type Episode, previewOf } from "../../domain/episodes/store.js"
 import { ChatMessage } from "../../domain/sessions/message.js"
+import { printable } from "../../domain/text/printable.js"
 import { isPendingReview } from "../../domain/sessions/provenance.js"
 import { goQuote, plural } from "../../domain/text/utf8.js"
 import { resolveMemoryDir } from "./globals.js"
@@ -46,8 +47,12 @@ const describeIssue = (e: ParseResult.ParseError) => {
           .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
           .join(".")
           .replace(/\.\[/g, "[")}`
-  return `${where}: ${(issue?.message ?? e.message).replace(/\s+/g, " ")}`
+  // the path may name a key the file holds, newline and all: shown escaped, on one line
+  return printable(`${where}: ${(issue?.message ?? e.message).replace(/\s+/g, " ")}`)
 }
+
+/** A transcript nested too deeply to show or record (thousands of levels): refused rather than overflowing. */
+const TOO_DEEP = "a value is nested too deeply (thousands of levels); a tool call's arguments must be a flat object"
 
 const trustOf = (e: Episode) =>
   isPendingReview(e.provenance)
@@ -83,16 +88,37 @@ const ingest = Command.make(
           try {
             json = JSON.parse(text)
           } catch (e) {
-            return yield* Effect.fail({
-              message: `tmem: ${file} is not JSON (${e instanceof Error ? e.message : String(e)}); see docs/FORMATS.md`
-            })
+            // JSON.parse quotes the text it choked on, which may hold a newline or a control character
+            const why = printable((e instanceof Error ? e.message : String(e)).replace(/\s+/g, " "))
+            return yield* Effect.fail({ message: `tmem: ${file} is not JSON (${why}); see docs/FORMATS.md` })
           }
-          const t = yield* Either.mapLeft(
-            Schema.decodeUnknownEither(Transcript, { errors: "first", onExcessProperty: "error" })(json),
-            (e) => ({
-              message: `tmem: ${file}: ${describeIssue(e)}; see docs/FORMATS.md for the transcript format`
-            })
-          )
+          const decoded = (() => {
+            try {
+              return Either.mapLeft(
+                Schema.decodeUnknownEither(Transcript, { errors: "first", onExcessProperty: "error" })(json),
+                describeIssue
+              )
+            } catch {
+              // the error formatter quotes a wrong value recursively
+              return Either.left(TOO_DEEP)
+            }
+          })()
+          const t = yield* Either.mapLeft(decoded, (why) => ({
+            message: `tmem: ${file}: ${why}; see docs/FORMATS.md for the transcript format`
+          }))
+          const argumentsText = (a: string | Readonly<Record<string, unknown>>) => {
+            if (typeof a === "string") return Either.right(a)
+            try {
+              return Either.right(JSON.stringify(a))
+            } catch {
+              return Either.left({
+                message: `tmem: ${file}: ${TOO_DEEP}; see docs/FORMATS.md for the transcript format`
+              })
+            }
+          }
+          const calls = t.messages.flatMap((m) => m.tool_calls ?? [])
+          const texts = new Map<(typeof calls)[number], string>()
+          for (const c of calls) texts.set(c, yield* argumentsText(c.arguments))
           // a session cut short (Ctrl-C, a crash) is finished from where it stopped; a finished one is refused
           const progress = yield* sessionProgress(t.session_id)
           const alreadyIngested = {
@@ -107,7 +133,7 @@ const ingest = Command.make(
               ? {
                   toolCalls: m.tool_calls.map((c) => ({
                     name: c.name,
-                    arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments)
+                    arguments: texts.get(c)!
                   }))
                 }
               : {}),
