@@ -70,7 +70,17 @@ export const Fault = Schema.Literal(
   /** the embedder is down for the next step */
   "embed-outage",
   /** a crashed writer left a torn line at the end of a journal (a directory only) */
-  "torn-line"
+  "torn-line",
+  /** a directory only: the file system refuses the next write (a full disk) */
+  "fs-enospc",
+  /** … refuses to open the next file (its permissions changed) */
+  "fs-eacces",
+  /** … fails the next read, fsync or rename (a failing device) */
+  "fs-eio-read",
+  "fs-eio-fsync",
+  "fs-eio-rename",
+  /** … the writer dies after its journal line is durable and before its projection is in place */
+  "crash-before-rename"
 )
 export type Fault = typeof Fault.Type
 
@@ -223,6 +233,17 @@ const turnOf = (g: ReturnType<typeof generator>): ReadonlyArray<ChatMessage> => 
   return [ask, call, { role: "tool", toolName: tool, content: text }, g.next() < 0.6 ? quoting : reply]
 }
 
+/** Faults only a directory can have: on another store they become the nearest store-level one. */
+const DISK_ONLY: ReadonlyMap<Fault, Fault> = new Map<Fault, Fault>([
+  ["torn-line", "store-after"],
+  ["fs-enospc", "store-before"],
+  ["fs-eacces", "store-read"],
+  ["fs-eio-read", "store-read"],
+  ["fs-eio-fsync", "store-before"],
+  ["fs-eio-rename", "store-after"],
+  ["crash-before-rename", "store-after"]
+])
+
 const FAULTS: ReadonlyArray<Fault> = [
   "store-before",
   "store-after",
@@ -232,7 +253,13 @@ const FAULTS: ReadonlyArray<Fault> = [
   "model-garbage",
   "model-hang",
   "embed-outage",
-  "torn-line"
+  "torn-line",
+  "fs-enospc",
+  "fs-eacces",
+  "fs-eio-read",
+  "fs-eio-fsync",
+  "fs-eio-rename",
+  "crash-before-rename"
 ]
 
 /** Sessions open at once. */
@@ -263,7 +290,7 @@ const oneStep = (g: ReturnType<typeof generator>, disk: boolean, depth = 0): Ste
   if (r < 0.84) return { kind: "restart" }
   if (r < 0.93) {
     const fault = g.pick(FAULTS)
-    return fault === "torn-line" && !disk ? { kind: "fault", fault: "store-after" } : { kind: "fault", fault }
+    return { kind: "fault", fault: disk ? fault : (DISK_ONLY.get(fault) ?? fault) }
   }
   return depth === 0
     ? { kind: "together", first: oneStep(g, disk, 1), second: oneStep(g, disk, 1) }

@@ -32,6 +32,7 @@ import * as Notifiers from "../notify/Notifiers.js"
 import * as WeightedEmbedder from "../rp/WeightedEmbedder.js"
 import * as LocalEpisodeSearch from "../search/LocalEpisodeSearch.js"
 import { demoConsolidation } from "./demoScript.js"
+import { type FsFault, fsFaults } from "./fsFaults.js"
 import { NodeFiles } from "../live.js"
 
 /**
@@ -231,26 +232,47 @@ const JOURNALS = ["facts/user.jsonl", "facts/env.jsonl", "episodes.jsonl"]
 export const diskWorld = (options: { readonly dir?: string } = {}): SimWorld & { readonly dir: string } => {
   const faults: Faults = { pending: undefined, hung: false, striking: false }
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tmem-simulate-"))
+  const files = fsFaults(dir)
   const store = DiskEventStore.layer({
     dir,
     projections: odekProjections({ user: SIM_CONFIG.factsLimitUser, env: SIM_CONFIG.factsLimitEnv }),
     // a save here is complete when the call returns: nothing to wait for
-    settleMs: 0
+    settleMs: 0,
+    // the writer dies here: its journal line is durable, its projection still the old file
+    beforeProjectionRename: () => {
+      if (take(faults, "crash-before-rename") !== undefined) throw new Error("simulated crash before the rename")
+    }
   }).pipe(Layer.provide(NodeFiles))
+  const base = switchOf(faults)
   const file = (target: "user" | "env") => path.join(dir, `${target}.md`)
   let torn = 0
   return {
     name: "disk",
     dir,
     services: services(faults, store, DiskDerivedFiles.layer({ dir })),
-    ...switchOf(faults),
+    arm: (fault: Fault) => (fault.startsWith("fs-") ? files.arm(fault as FsFault) : base.arm(fault)),
+    clear: () => {
+      files.clear()
+      base.clear()
+    },
+    strike: (on: boolean) => {
+      files.strike(on)
+      base.strike(on)
+    },
     disk: {
       handEdit: (target: "user" | "env", text: string, inPlace: boolean) => {
-        if (inPlace) fs.writeFileSync(file(target), text)
-        else {
-          const temp = `${file(target)}.editor-swap`
-          fs.writeFileSync(temp, text)
-          fs.renameSync(temp, file(target))
+        // a person's editor is not the store: the store's faults do not strike its save
+        const striking = faults.striking
+        files.strike(false)
+        try {
+          if (inPlace) fs.writeFileSync(file(target), text)
+          else {
+            const temp = `${file(target)}.editor-swap`
+            fs.writeFileSync(temp, text)
+            fs.renameSync(temp, file(target))
+          }
+        } finally {
+          files.strike(striking)
         }
       },
       tear: () => {
@@ -260,7 +282,10 @@ export const diskWorld = (options: { readonly dir?: string } = {}): SimWorld & {
       },
       projection: (target: "user" | "env") => (fs.existsSync(file(target)) ? fs.readFileSync(file(target), "utf8") : "")
     },
-    dispose: Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+    dispose: Effect.sync(() => {
+      files.dispose()
+      fs.rmSync(dir, { recursive: true, force: true })
+    })
   }
 }
 
