@@ -7,7 +7,8 @@
  * The calls are wrapped once per process, on `fs` itself and on the native addon's exports (every module reads
  * them from there at call time); a path outside every armed directory passes straight through.
  */
-import { createRequire, syncBuiltinESMExports } from "node:module"
+import fsModule from "node:fs"
+import { syncBuiltinESMExports } from "node:module"
 import * as path from "node:path"
 import { nativeAddon } from "../disk/nativeAddon.js"
 
@@ -52,7 +53,8 @@ let installed = false
 const install = () => {
   if (installed) return
   installed = true
-  const fs = createRequire(import.meta.url)("node:fs") as typeof import("node:fs")
+  // the module object itself (a default import), not the read-only namespace: what every other module reads from
+  const fs = fsModule
   const wrap = <K extends keyof typeof fs>(name: K, make: (original: (typeof fs)[K]) => (typeof fs)[K]) => {
     ;(fs as Record<string, unknown>)[name] = make(fs[name])
   }
